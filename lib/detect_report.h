@@ -1,0 +1,18 @@
+// Detection results for people (a short summary) and for programs (JSON with
+// the keys families, levels, hosts, switches, degraded, deviations,
+// updown_routable).
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "detect.h"
+#include "fabric.h"
+
+namespace ftclos {
+
+nlohmann::json detection_json(const Fabric& fabric, const Detection& detection);
+std::string detection_summary(const Fabric& fabric, const Detection& detection);
+
+}  // namespace ftclos

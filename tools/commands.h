@@ -1,0 +1,26 @@
+// The subcommand table. Each entry's `add` registers one CLI11 subcommand
+// whose callback does the work and records the exit code.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace ftclos::cli {
+
+struct Command {
+  const char* name;
+  void (*add)(CLI::App& app);
+};
+
+void add_gen(CLI::App& app);
+void add_detect(CLI::App& app);
+
+inline constexpr Command kCommands[] = {
+    {"gen", add_gen},
+    {"detect", add_detect},
+};
+
+/// Exit status of the command that ran: 0 success, 1 failure, 2 bad input.
+int exit_code();
+void set_exit_code(int code);
+
+}  // namespace ftclos::cli

@@ -37,7 +37,10 @@ Result<Fabric> generate_kary(int k, int levels);
 /// Li and Chu's mirrored k-ary n-tree MiKANT(k, n): 2k^n hosts, (2n-2)k^(n-1) switches.
 Result<Fabric> generate_mikant(int k, int levels);
 /// Radix-regular random folded Clos (Camarero et al., Appendix, Listing 2):
-/// `leaves` leaf switches, `levels` levels, every switch `radix` ports.
+/// `levels` levels, every switch `radix` ports. Levels 1..levels-1 have
+/// `leaves` switches (radix/2 down, radix/2 up), the top has leaves/2 roots,
+/// every leaf radix/2 hosts. Needs radix and leaves even, radix <= leaves
+/// (roots have distinct children) and levels >= 2.
 Result<Fabric> generate_rfc(int radix, int leaves, int levels, uint64_t seed);
 
 /// A switch-to-switch cable as it was before removal.
@@ -46,9 +49,12 @@ struct Cable {
   PortRef b;
 };
 
-/// Removes `fail_links` random switch-to-switch cables (seeded) and keeps only
-/// the first `hosts_per_leaf` hosts of every leaf (all when negative). Returns
-/// the removed switch cables.
+/// Keeps only the first `hosts_per_leaf` hosts (by port) of every leaf, all
+/// when negative, removing the other hosts from the fabric (node indices
+/// change), then removes `fail_links` distinct random switch-to-switch cables
+/// (seeded). Returns the removed cables, indexed in the degraded fabric. Fails,
+/// leaving the fabric as it was, when fail_links is negative or more than the
+/// switch-to-switch cables.
 struct Degradation {
   int fail_links = 0;
   int hosts_per_leaf = -1;

@@ -1,0 +1,433 @@
+#include "netfile.h"
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+namespace ftclos {
+namespace {
+
+std::string ErrorOf(std::string_view text) {
+  Result<Fabric> fabric = parse_netfile(text, "t.net");
+  return fabric.ok() ? "no error" : fabric.status().message();
+}
+
+const Node& NodeNamed(const Fabric& fabric, std::string_view name) {
+  std::optional<int> index = fabric.find(name);
+  EXPECT_TRUE(index.has_value()) << "no node " << name;
+  return fabric.node(index.value_or(0));
+}
+
+/// `name[port]` of what is cabled to `name`[port], or "none".
+std::string PeerOf(const Fabric& fabric, std::string_view name, int port) {
+  std::optional<int> index = fabric.find(name);
+  if (!index) return "no node " + std::string(name);
+  PortRef peer = fabric.peer({*index, port});
+  return peer.valid() ? fmt::format("{}[{}]", fabric.node(peer.node).name, peer.port) : "none";
+}
+
+// Nodes are compared by name: the writer puts switches before CAs.
+void ExpectSameFabric(const Fabric& expected, const Fabric& actual) {
+  ASSERT_EQ(expected.size(), actual.size());
+  for (const Node& want : expected.nodes()) {
+    SCOPED_TRACE(want.name);
+    const Node& got = NodeNamed(actual, want.name);
+    EXPECT_EQ(got.name, want.name);
+    EXPECT_EQ(got.type, want.type);
+    EXPECT_EQ(got.description, want.description);
+    EXPECT_EQ(got.guid, want.guid);
+    ASSERT_EQ(got.num_ports, want.num_ports);
+    for (int p = 0; p <= want.num_ports; ++p) {
+      SCOPED_TRACE(p);
+      EXPECT_EQ(PeerOf(actual, want.name, p), PeerOf(expected, want.name, p));
+      EXPECT_EQ(got.ports[p].guid, want.ports[p].guid);
+      EXPECT_EQ(got.ports[p].lid, want.ports[p].lid);
+      EXPECT_EQ(got.ports[p].lmc, want.ports[p].lmc);
+    }
+  }
+}
+
+// From ibsim's net-examples/net, with a link width option added.
+constexpr std::string_view kIbsimExample = R"(# Net configuration file example
+#
+# The first port in the file is used as the SM port.
+#
+
+Switch	8 "Switch1"
+[1]	"Hca1"[1]
+[2]	"Hca2"[2]
+[3]	"Switch2"[3]	w=12
+[4]	"Switch2"[4]
+
+Switch 8 "Switch2"
+[3]	"Switch1"[3]	w=12
+[4]	"Switch1"[4]
+
+Hca	2 "Hca1"
+[1]	"Switch1"[1]
+
+Hca	2 "Hca2"
+[2]	"Switch1"[2]
+)";
+
+TEST(Netfile, ReadsIbsimExample) {
+  Result<Fabric> fabric = parse_netfile(kIbsimExample, "net");
+  ASSERT_TRUE(fabric.ok()) << fabric.status().message();
+  EXPECT_EQ(fabric->count(NodeType::kSwitch), 2);
+  EXPECT_EQ(fabric->count(NodeType::kCa), 2);
+  EXPECT_EQ(fabric->switch_links(), 2);
+  EXPECT_EQ(NodeNamed(*fabric, "Switch2").num_ports, 8);
+  EXPECT_EQ(NodeNamed(*fabric, "Hca1").num_ports, 2);
+  EXPECT_EQ(NodeNamed(*fabric, "Hca1").type, NodeType::kCa);
+  EXPECT_EQ(PeerOf(*fabric, "Switch1", 1), "Hca1[1]");
+  EXPECT_EQ(PeerOf(*fabric, "Switch1", 2), "Hca2[2]");
+  EXPECT_EQ(PeerOf(*fabric, "Switch2", 4), "Switch1[4]");
+  EXPECT_EQ(PeerOf(*fabric, "Hca1", 2), "none");
+  EXPECT_EQ(PeerOf(*fabric, "Switch1", 5), "none");
+  EXPECT_EQ(NodeNamed(*fabric, "Switch1").description, "");
+  EXPECT_EQ(NodeNamed(*fabric, "Switch1").guid, 0u);
+}
+
+// ibnetdiscover's output for the example above, as ibsim serves it.
+constexpr std::string_view kIbnetdiscoverOutput = R"(#
+# Topology file: generated on Sun Nov 22 00:36:16 2026
+#
+# Initiated from node 0000000000100000 port 0000000000100001
+
+vendid=0x0
+devid=0x0
+sysimgguid=0x200001
+switchguid=0x200001(200001)
+Switch	8 "S-0000000000200001"		# "Switch2" base port 0 lid 0 lmc 0
+[3]	"S-0000000000200000"[3]		# "Switch1" lid 0 4xSDR
+[4]	"S-0000000000200000"[4]		# "Switch1" lid 0 4xSDR
+
+vendid=0x0
+devid=0x0
+sysimgguid=0x200000
+switchguid=0x200000(200000)
+Switch	8 "S-0000000000200000"		# "Switch1" base port 0 lid 0 lmc 0
+[1]	"H-0000000000100000"[1](100001) 		# "Hca1" lid 0 4xSDR
+[2]	"H-0000000000100003"[2](100005) 		# "Hca2" lid 0 4xSDR
+[3]	"S-0000000000200001"[3]		# "Switch2" lid 0 4xSDR
+[4]	"S-0000000000200001"[4]		# "Switch2" lid 0 4xSDR
+
+vendid=0x0
+devid=0x0
+sysimgguid=0x100003
+caguid=0x100003
+Ca	2 "H-0000000000100003"		# "Hca2"
+[2](100005) 	"S-0000000000200000"[2]		# lid 0 lmc 0 "Switch1" lid 0 4xSDR
+
+vendid=0x0
+devid=0x0
+sysimgguid=0x100000
+caguid=0x100000
+Ca	2 "H-0000000000100000"		# "Hca1"
+[1](100001) 	"S-0000000000200000"[1]		# lid 0 lmc 0 "Switch1" lid 0 4xSDR
+)";
+
+TEST(Netfile, ReadsIbnetdiscoverOutput) {
+  Result<Fabric> fabric = parse_netfile(kIbnetdiscoverOutput, "ibnetdiscover.out");
+  ASSERT_TRUE(fabric.ok()) << fabric.status().message();
+  EXPECT_EQ(fabric->size(), 4);
+  EXPECT_EQ(fabric->switch_links(), 2);
+  const Node& switch2 = NodeNamed(*fabric, "S-0000000000200001");
+  EXPECT_EQ(switch2.description, "Switch2");
+  EXPECT_EQ(switch2.guid, 0x200001u);
+  EXPECT_EQ(switch2.ports[0].guid, 0x200001u);
+  const Node& hca2 = NodeNamed(*fabric, "H-0000000000100003");
+  EXPECT_EQ(hca2.type, NodeType::kCa);
+  EXPECT_EQ(hca2.description, "Hca2");
+  EXPECT_EQ(hca2.guid, 0x100003u);
+  EXPECT_EQ(hca2.ports[2].guid, 0x100005u);
+  EXPECT_EQ(hca2.ports[1].guid, 0u);
+  EXPECT_EQ(NodeNamed(*fabric, "H-0000000000100000").ports[1].guid, 0x100001u);
+  EXPECT_EQ(PeerOf(*fabric, "H-0000000000100003", 2), "S-0000000000200000[2]");
+  EXPECT_EQ(PeerOf(*fabric, "S-0000000000200001", 3), "S-0000000000200000[3]");
+}
+
+// Real cluster flavour: enhanced port 0, LIDs and LMCs, HDR, and port GUIDs
+// that only the switch side gives.
+constexpr std::string_view kClusterOutput = R"(switchguid=0x2c90300a1b2c0(2c90300a1b2c0)
+Switch	36 "S-0002c90300a1b2c0"		# "MF0;leaf01:MSB7700/U1" enhanced port 0 lid 12 lmc 0
+[1]	"H-0002c90300fe0010"[1](2c90300fe0011) 		# "node001 HCA-1" lid 6 4xHDR
+[2]	"H-0002c90300fe0020"[1](2c90300fe0021) 		# "node002 HCA-1" lid 7 4xHDR
+[36]	"S-0002c90300a1b2d0"[1]		# "MF0;spine01:MSB7700/U1" lid 13 4xHDR
+
+switchguid=0x2c90300a1b2d0(2c90300a1b2d0)
+Switch	36 "S-0002c90300a1b2d0"		# "MF0;spine01:MSB7700/U1" base port 0 lid 13 lmc 1
+[1]	"S-0002c90300a1b2c0"[36]		# "MF0;leaf01:MSB7700/U1" lid 12 4xHDR
+
+caguid=0x2c90300fe0010
+Ca	1 "H-0002c90300fe0010"		# "node001 HCA-1"
+[1](2c90300fe0011) 	"S-0002c90300a1b2c0"[1]		# lid 6 lmc 2 "MF0;leaf01:MSB7700/U1" lid 12 4xHDR
+
+caguid=0x2c90300fe0020
+Ca	1 "H-0002c90300fe0020"		# "node002 HCA-1"
+)";
+
+TEST(Netfile, ReadsLidsAndPortGuidsOfClusterOutput) {
+  Result<Fabric> fabric = parse_netfile(kClusterOutput, "cluster.net");
+  ASSERT_TRUE(fabric.ok()) << fabric.status().message();
+  const Node& leaf = NodeNamed(*fabric, "S-0002c90300a1b2c0");
+  EXPECT_EQ(leaf.description, "MF0;leaf01:MSB7700/U1");
+  EXPECT_EQ(leaf.guid, 0x2c90300a1b2c0u);
+  EXPECT_EQ(leaf.ports[0].lid, 12);
+  EXPECT_EQ(leaf.ports[0].lmc, 0);
+  EXPECT_EQ(leaf.ports[1].lid, 0);  // "lid 6" on a switch port line is the peer's
+  const Node& spine = NodeNamed(*fabric, "S-0002c90300a1b2d0");
+  EXPECT_EQ(spine.ports[0].lid, 13);
+  EXPECT_EQ(spine.ports[0].lmc, 1);
+  const Node& node001 = NodeNamed(*fabric, "H-0002c90300fe0010");
+  EXPECT_EQ(node001.description, "node001 HCA-1");
+  EXPECT_EQ(node001.ports[1].lid, 6);
+  EXPECT_EQ(node001.ports[1].lmc, 2);
+  EXPECT_EQ(node001.ports[1].guid, 0x2c90300fe0011u);
+  const Node& node002 = NodeNamed(*fabric, "H-0002c90300fe0020");
+  EXPECT_EQ(node002.guid, 0x2c90300fe0020u);
+  EXPECT_EQ(node002.ports[1].guid, 0x2c90300fe0021u);
+  EXPECT_EQ(node002.ports[1].lid, 0);
+  EXPECT_EQ(PeerOf(*fabric, "H-0002c90300fe0020", 1), "S-0002c90300a1b2c0[2]");
+  EXPECT_EQ(PeerOf(*fabric, "S-0002c90300a1b2c0", 36), "S-0002c90300a1b2d0[1]");
+}
+
+TEST(Netfile, TakesCaLidsFromPortLinesOnly) {
+  Result<Fabric> fabric = parse_netfile("Ca 1 \"H-1\"\t\t# \"host\" lid 9 lmc 1\n[1] \"H-2\"[1]\t\t# lid 4 lmc 0\n\n"
+                                        "Ca 1 \"H-2\"\n",
+                                        "t.net");
+  ASSERT_TRUE(fabric.ok()) << fabric.status().message();
+  EXPECT_EQ(NodeNamed(*fabric, "H-1").ports[0].lid, 0);
+  EXPECT_EQ(NodeNamed(*fabric, "H-1").ports[0].lmc, 0);
+  EXPECT_EQ(NodeNamed(*fabric, "H-1").ports[1].lid, 4);
+}
+
+TEST(Netfile, AcceptsLinkListedOnOneEnd) {
+  Result<Fabric> fabric = parse_netfile(R"(Switch 4 "S"
+[1] "A"[1]
+[2] "B"[1]
+
+Hca 1 "A"
+
+Hca 1 "B"
+[1] "S"[2]
+
+Hca 1 "C"
+[1] "S"[3]
+
+Switch 8 "idle")",
+                                        "t.net");
+  ASSERT_TRUE(fabric.ok()) << fabric.status().message();
+  EXPECT_EQ(PeerOf(*fabric, "A", 1), "S[1]");
+  EXPECT_EQ(PeerOf(*fabric, "S", 2), "B[1]");
+  EXPECT_EQ(PeerOf(*fabric, "S", 3), "C[1]");
+  EXPECT_EQ(PeerOf(*fabric, "S", 4), "none");
+  EXPECT_EQ(NodeNamed(*fabric, "idle").num_ports, 8);
+}
+
+Fabric MakeSmallFabric() {
+  Fabric fabric;
+  const int leaf = *fabric.add_node(NodeType::kSwitch, "leaf", 4, 0x10);
+  const int spine = *fabric.add_node(NodeType::kSwitch, "spine", 4);
+  const int idle = *fabric.add_node(NodeType::kSwitch, "idle", 2, 0x30);
+  const int ca = *fabric.add_node(NodeType::kCa, "ca", 2, 0x20);
+  fabric.node(leaf).description = "leaf 1";
+  fabric.node(leaf).ports[0].guid = 0x10;
+  fabric.node(leaf).ports[0].lid = 1;
+  fabric.node(spine).ports[0].lid = 2;  // a LID but no description
+  fabric.node(spine).ports[0].lmc = 1;
+  fabric.node(idle).ports[0].guid = 0x30;
+  fabric.node(ca).description = "node 1 HCA-1";
+  fabric.node(ca).ports[1].guid = 0x21;
+  fabric.node(ca).ports[1].lid = 5;
+  fabric.node(ca).ports[1].lmc = 2;
+  fabric.node(ca).ports[2].guid = 0x22;
+  EXPECT_TRUE(fabric.connect({leaf, 3}, {spine, 1}).ok());
+  EXPECT_TRUE(fabric.connect({leaf, 4}, {spine, 2}).ok());
+  EXPECT_TRUE(fabric.connect({leaf, 1}, {ca, 1}).ok());
+  EXPECT_TRUE(fabric.connect({leaf, 2}, {ca, 2}).ok());
+  return fabric;
+}
+
+void ExpectRoundTrip(const Fabric& original) {
+  const std::string text = write_netfile(original);
+  Result<Fabric> reread = parse_netfile(text, "written.net");
+  ASSERT_TRUE(reread.ok()) << reread.status().message() << "\n" << text;
+  ExpectSameFabric(original, *reread);
+  EXPECT_EQ(write_netfile(*reread), text);
+}
+
+TEST(Netfile, RoundTripsThroughWriter) {
+  {
+    SCOPED_TRACE("built by hand");
+    ExpectRoundTrip(MakeSmallFabric());
+  }
+  Result<Fabric> cluster = parse_netfile(kClusterOutput, "cluster.net");
+  ASSERT_TRUE(cluster.ok()) << cluster.status().message();
+  SCOPED_TRACE("cluster output");
+  ExpectRoundTrip(*cluster);
+}
+
+TEST(Netfile, WritesSwitchesFirstInIbsimSyntax) {
+  Fabric fabric;
+  const int ca = *fabric.add_node(NodeType::kCa, "H-1", 2, 0x20);
+  const int sw = *fabric.add_node(NodeType::kSwitch, "S-1", 8, 0x10);
+  fabric.node(sw).description = "leaf";
+  fabric.node(sw).ports[0].lid = 1;
+  fabric.node(ca).ports[1].guid = 0x21;
+  fabric.node(ca).ports[1].lid = 4;
+  fabric.node(ca).ports[1].lmc = 1;
+  ASSERT_TRUE(fabric.connect({sw, 3}, {ca, 1}).ok());
+  EXPECT_EQ(write_netfile(fabric),
+            "# Fabric written by ftclos in the ibnetdiscover / ibsim net-file format.\n"
+            "\n"
+            "switchguid=0x0000000000000010\n"
+            "Switch\t8 \"S-1\"\t\t# \"leaf\" lid 1 lmc 0\n"
+            "[3]\t\"H-1\"[1]\n"
+            "\n"
+            "caguid=0x0000000000000020\n"
+            "Hca\t2 \"H-1\"\n"
+            "[1](21)\t\"S-1\"[3]\t\t# lid 4 lmc 1\n");
+}
+
+TEST(Netfile, RejectsTruncatedLine) {
+  constexpr std::string_view kComplete = "Switch\t8 \"S-1\"\n[1]\t\"S-2\"[1]\n\nSwitch\t8 \"S-2\"\n[1]\t\"S-1\"[1]\n";
+  EXPECT_EQ(ErrorOf(kComplete), "no error");
+  EXPECT_EQ(ErrorOf(fmt::format("{}[3]\t\"S-000", kComplete)), "t.net:6: expected \"peer\"[port] after [3]");
+  EXPECT_EQ(ErrorOf(fmt::format("{}[3]\t\"S-1\"[", kComplete)), "t.net:6: expected \"peer\"[port] after [3]");
+  EXPECT_EQ(ErrorOf(fmt::format("{}[3", kComplete)), "t.net:6: expected [port] at the start of a port line");
+  EXPECT_EQ(ErrorOf(fmt::format("{}\nSwitch\t8 \"S-00", kComplete)), "t.net:7: expected \"name\" after Switch 8");
+  EXPECT_EQ(ErrorOf(fmt::format("{}\nswitchguid=0x200001", kComplete)),
+            "t.net:7: expected a Switch header after switchguid=");
+}
+
+TEST(Netfile, RejectsDanglingPort) {
+  EXPECT_EQ(ErrorOf("Switch 8 \"S-1\"\n[1] \"S-2\"[1]\n[2] \"H-9\"[1]\n\nSwitch 8 \"S-2\"\n[1] \"S-1\"[1]\n"),
+            "t.net:3: dangling port: \"S-1\"[2] lists \"H-9\"[1], but no node \"H-9\" is defined; expected a "
+            "Switch, Ca or Hca record for it");
+}
+
+TEST(Netfile, RejectsPortOutsideNodeRange) {
+  EXPECT_EQ(ErrorOf("Switch 36 \"S-1\"\n[40] \"S-2\"[1]\n\nSwitch 8 \"S-2\"\n"),
+            "t.net:2: port 40 is above the port count 36 of \"S-1\"");
+  EXPECT_EQ(ErrorOf("Switch 36 \"S-1\"\n[1] \"S-2\"[9]\n\nSwitch 8 \"S-2\"\n"),
+            "t.net:2: port 9 is above the port count 8 of \"S-2\"");
+  EXPECT_EQ(ErrorOf("Switch 36 \"S-1\"\n# the management port\n[0] \"S-2\"[1]\n\nSwitch 8 \"S-2\"\n"),
+            "t.net:3: port 0 of \"S-1\" cannot be cabled; expected a port 1..36");
+}
+
+TEST(Netfile, RejectsTwoPeersForOnePort) {
+  constexpr std::string_view kNodes = "\nSwitch 8 \"B\"\n\nSwitch 8 \"C\"\n";
+  EXPECT_EQ(ErrorOf(fmt::format("Switch 8 \"A\"\n[1] \"B\"[1]\n[1] \"B\"[1]\n{}", kNodes)), "no error");
+  EXPECT_EQ(ErrorOf(fmt::format("Switch 8 \"A\"\n[1] \"B\"[1]\n[1] \"C\"[1]\n{}", kNodes)),
+            "t.net:3: port 1 of \"A\" has two peers: \"C\"[1] here and \"B\"[1] at t.net:2");
+}
+
+TEST(Netfile, RejectsInconsistentEnds) {
+  EXPECT_EQ(ErrorOf("Switch 8 \"A\"\n[1] \"B\"[2]\n\nSwitch 8 \"B\"\n[2] \"C\"[1]\n\nSwitch 8 \"C\"\n[1] \"B\"[2]\n"),
+            "t.net:2: \"A\"[1] lists \"B\"[2], but t.net:5 lists \"C\"[1] at \"B\"[2]; expected \"A\"[1]");
+  // The far end lists the cable, but at another of its ports.
+  EXPECT_EQ(ErrorOf("Switch 8 \"A\"\n[1] \"B\"[2]\n\nSwitch 8 \"B\"\n[3] \"A\"[1]\n"),
+            "t.net:5: \"B\"[3] lists \"A\"[1], but t.net:2 lists \"B\"[2] at \"A\"[1]; expected \"B\"[3]");
+  // Two one-sided listings claim the same far port.
+  EXPECT_EQ(ErrorOf("Switch 8 \"A\"\n[1] \"C\"[1]\n\nSwitch 8 \"B\"\n[1] \"C\"[1]\n\nHca 1 \"C\"\n"),
+            "t.net:5: \"B\"[1] lists \"C\"[1], but t.net:2 already cables that port to \"A\"[1]");
+  EXPECT_EQ(ErrorOf("Switch 8 \"S\"\n[1] \"H\"[1](11)\n\nHca 1 \"H\"\n[1](12) \"S\"[1]\n"),
+            "t.net:2: port GUID 11 of \"H\"[1] differs from 12 at t.net:5");
+}
+
+TEST(Netfile, RejectsBadHeader) {
+  EXPECT_EQ(ErrorOf("# fabric\nSwitch \"S-1\"\n"), "t.net:2: expected a port count 1..254 after Switch");
+  EXPECT_EQ(ErrorOf("Switch 0 \"S-1\"\n"), "t.net:1: expected a port count 1..254 after Switch");
+  EXPECT_EQ(ErrorOf("Ca 300 \"H-1\"\n"), "t.net:1: expected a port count 1..254 after Ca");
+  EXPECT_EQ(ErrorOf("Hca 2 H-1\n"), "t.net:1: expected \"name\" after Hca 2");
+  EXPECT_EQ(ErrorOf("Switch 8 \"S-1\" 36\n"), "t.net:1: expected a # comment or the end of the line after \"S-1\"");
+  EXPECT_EQ(ErrorOf("Switch 8 \"S-1\"\t\t# \"leaf\n"), "t.net:1: expected a closing quote after the node description");
+  EXPECT_EQ(ErrorOf("Switch 8 \"S-1\"\n\nHca 1 \"S-1\"\n"), "t.net:3: node \"S-1\" is defined twice; first at t.net:1");
+  EXPECT_EQ(ErrorOf("Switch 8 \"S-1\"\t\t# \"leaf\" base port 0 lid 70000 lmc 0\n"),
+            "t.net:1: expected a LID 0..65535 after \"lid\"");
+  EXPECT_EQ(ErrorOf("Rt 2 \"R-1\"\n"), "t.net:1: router records (Rt) are not supported; expected Switch, Ca or Hca");
+}
+
+TEST(Netfile, RejectsLinesOutsideRecordsAndUnknownKeywords) {
+  EXPECT_EQ(ErrorOf("# fabric\n[1] \"S-1\"[1]\n"),
+            "t.net:2: port line [1] is outside a node record; expected a Switch, Ca or Hca header before it");
+  EXPECT_EQ(ErrorOf("Switch 8 \"S-1\"\n\n[1] \"S-1\"[2]\n"),
+            "t.net:3: port line [1] is outside a node record; expected a Switch, Ca or Hca header before it");
+  EXPECT_EQ(ErrorOf("Swich 8 \"S-1\"\n"),
+            "t.net:1: unknown keyword \"Swich\"; expected a Switch, Ca or Hca header, a port line [p] \"peer\"[q], "
+            "switchguid=, caguid=, include or a # comment");
+  EXPECT_EQ(ErrorOf("caguid=100003\nCa 2 \"H-1\"\n"), "t.net:1: expected caguid=0x<hex GUID>");
+  EXPECT_EQ(ErrorOf("Ca 2 \"H-1\"\n[1](10z) \"H-1\"[2]\n"), "t.net:2: expected (port GUID in hex) after [1]");
+  EXPECT_EQ(ErrorOf("Ca 2 \"H-1\"\n[1] \"H-2\"[1]\t\t# lid 6 lmc 9\n\nCa 2 \"H-2\"\n"),
+            "t.net:2: expected an LMC 0..7 after \"lmc\"");
+}
+
+class NetfileOnDisk : public testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::path(testing::TempDir()) / fmt::format("netfile_test_{}", getpid());
+    std::filesystem::create_directories(dir_);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+  std::string Write(const std::string& name, std::string_view text) {
+    const std::string path = (dir_ / name).string();
+    std::ofstream(path) << text;
+    return path;
+  }
+  std::filesystem::path dir_;
+};
+
+TEST_F(NetfileOnDisk, ReadsIncludesRelativeToTheIncludingFile) {
+  Write("cas.net", "Hca 1 \"H-1\"\n[1] \"S-1\"[1]\n");
+  const std::string main = Write("main.net",
+                                 "include \"cas.net\"\n"
+                                 "do link \"S-1\" 2\n"
+                                 "Switch 8 \"S-1\"\n[1] \"H-1\"[1]\n");
+  Result<Fabric> fabric = read_netfile(main);
+  ASSERT_TRUE(fabric.ok()) << fabric.status().message();
+  EXPECT_EQ(PeerOf(*fabric, "S-1", 1), "H-1[1]");
+
+  // The include line ends the record the included file ended with.
+  Write("tail.net", "Hca 2 \"H-2\"\n");
+  const std::string stray = Write("stray.net", "include tail.net\n[2] \"H-2\"[1]\n");
+  fabric = read_netfile(stray);
+  ASSERT_FALSE(fabric.ok());
+  EXPECT_EQ(fabric.status().message(), fmt::format("{}:2: port line [2] is outside a node record; expected a Switch, "
+                                                   "Ca or Hca header before it",
+                                                   stray));
+}
+
+TEST_F(NetfileOnDisk, NamesTheIncludedFileInErrors) {
+  const std::string bad = Write("bad.net", "# switches\nSwitch 8 S-1\n");
+  const std::string main = Write("main.net", "# fabric\ninclude bad.net\n");
+  Result<Fabric> fabric = read_netfile(main);
+  ASSERT_FALSE(fabric.ok());
+  EXPECT_EQ(fabric.status().message(),
+            fmt::format("{}:2: expected \"name\" after Switch 8 (included from {}:2)", bad, main));
+
+  const std::string self = Write("self.net", "include \"self.net\"\n");
+  fabric = read_netfile(self);
+  ASSERT_FALSE(fabric.ok());
+  EXPECT_TRUE(fabric.status().message().starts_with(
+      fmt::format("{}:1: includes nest deeper than 8; expected no include cycle (included from {}:1)", self, self)))
+      << fabric.status().message();
+}
+
+TEST_F(NetfileOnDisk, ReportsUnreadableFile) {
+  const std::string missing = (dir_ / "missing.net").string();
+  Result<Fabric> fabric = read_netfile(missing);
+  ASSERT_FALSE(fabric.ok());
+  EXPECT_EQ(fabric.status().message(), missing + ": cannot read: No such file or directory");
+  const std::string main = Write("main.net", "include \"missing.net\"\n");
+  fabric = read_netfile(main);
+  ASSERT_FALSE(fabric.ok());
+  EXPECT_EQ(fabric.status().message(), fmt::format("{}:1: cannot include: {}: cannot read: No such file or directory",
+                                                   main, missing));
+}
+
+}  // namespace
+}  // namespace ftclos

@@ -1,0 +1,146 @@
+// `ftclos gen FAMILY [params] [-o FILE]`: generate a fabric, optionally
+// degrade it, and write it as a net file. The summary goes to stderr so the
+// net file can go to stdout.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "commands.h"
+#include "common_ancestor.h"
+#include "generate.h"
+#include "netfile.h"
+
+namespace ftclos::cli {
+namespace {
+
+struct GenOptions {
+  int n = 0, m = 0, r = 0, ports = 0, levels = 0, k = 0, h = 0, radix = 0, leaves = 0;
+  std::vector<int> pgft_m, pgft_w, pgft_p;
+  Degradation degradation;
+  std::string output;  // empty: stdout
+};
+
+int cable_count(const Fabric& fabric) {
+  int ends = 0;
+  for (const Node& node : fabric.nodes())
+    for (int p = 1; p <= node.num_ports; ++p) ends += node.ports[p].peer.valid();
+  return ends / 2;
+}
+
+// Degrades, writes and summarizes a generated fabric; returns the exit code.
+int finish(const std::string& family, Result<Fabric> fabric, const GenOptions& options, bool check_ancestors) {
+  if (!fabric.ok()) {
+    fmt::print(stderr, "ftclos gen: {}\n", fabric.status().message());
+    return 2;
+  }
+  Result<std::vector<Cable>> removed = degrade(*fabric, options.degradation);
+  if (!removed.ok()) {
+    fmt::print(stderr, "ftclos gen: {}\n", removed.status().message());
+    return 2;
+  }
+  const std::string text = write_netfile(*fabric);
+  if (options.output.empty()) {
+    fmt::print("{}", text);
+  } else if (std::ofstream out(options.output); !(out << text)) {
+    fmt::print(stderr, "ftclos gen: cannot write {}\n", options.output);
+    return 1;
+  }
+  std::string ancestors;
+  if (check_ancestors)
+    ancestors = fmt::format(", common ancestors: {}", every_leaf_pair_has_common_ancestor(*fabric) ? "yes" : "no");
+  fmt::print(stderr, "{}: {} hosts, {} switches, {} cables, {} removed{}\n", family, fabric->count(NodeType::kCa),
+             fabric->count(NodeType::kSwitch), cable_count(*fabric), removed->size(), ancestors);
+  for (const Cable& cable : *removed)
+    fmt::print(stderr, "removed: \"{}\"[{}] - \"{}\"[{}]\n", fabric->node(cable.a.node).name, cable.a.port,
+               fabric->node(cable.b.node).name, cable.b.port);
+  return 0;
+}
+
+// A family subcommand with the options every family takes.
+CLI::App* add_family(CLI::App& gen, const std::string& name, const std::string& help, GenOptions& options) {
+  CLI::App* family = gen.add_subcommand(name, help);
+  family->add_option("--fail-links", options.degradation.fail_links, "remove this many random switch cables");
+  family->add_option("--seed", options.degradation.seed, "seed of every random choice (default 1)");
+  family->add_option("--hosts-per-leaf", options.degradation.hosts_per_leaf,
+                     "keep only the first H hosts of every leaf");
+  family->add_option("-o,--output", options.output, "net file to write (default: stdout)");
+  return family;
+}
+
+}  // namespace
+
+void add_gen(CLI::App& app) {
+  auto o = std::make_shared<GenOptions>();
+  CLI::App* gen = app.add_subcommand("gen", "Generate a fabric and write it as an ibsim net file");
+  gen->require_subcommand(1);
+
+  CLI::App* clos2 = add_family(*gen, "clos2", "Yuan's ftree(n+m, r): r leaves, m spines", *o);
+  clos2->add_option("--n", o->n, "hosts per leaf")->required();
+  clos2->add_option("--m", o->m, "spines (uplinks per leaf)")->required();
+  clos2->add_option("--r", o->r, "leaves (ports per spine)")->required();
+  clos2->callback([o] {
+    set_exit_code(finish(fmt::format("clos2 ftree({}+{},{})", o->n, o->m, o->r), generate_clos2(o->n, o->m, o->r),
+                         *o, false));
+  });
+
+  CLI::App* ftree = add_family(*gen, "ftree", "the m-port n-tree FT(m, n)", *o);
+  ftree->add_option("--ports", o->ports, "switch ports m (even)")->required();
+  ftree->add_option("--levels", o->levels, "switch levels n")->required();
+  ftree->callback([o] {
+    set_exit_code(finish(fmt::format("ftree FT({},{})", o->ports, o->levels), generate_ftree(o->ports, o->levels),
+                         *o, false));
+  });
+
+  CLI::App* kary = add_family(*gen, "kary", "the k-ary n-tree", *o);
+  kary->add_option("--k", o->k, "arity k")->required();
+  kary->add_option("--levels", o->levels, "switch levels n")->required();
+  kary->callback([o] {
+    set_exit_code(finish(fmt::format("kary {}-ary {}-tree", o->k, o->levels), generate_kary(o->k, o->levels), *o,
+                         false));
+  });
+
+  CLI::App* pgft = add_family(*gen, "pgft", "the parallel-ports generalized fat-tree PGFT(h; m; w; p)", *o);
+  pgft->add_option("--h", o->h, "switch levels h")->required();
+  pgft->add_option("--m", o->pgft_m, "m1,..,mh: children per level-l switch")->required()->delimiter(',');
+  pgft->add_option("--w", o->pgft_w, "w1,..,wh: parents per level-(l-1) node")->required()->delimiter(',');
+  pgft->add_option("--p", o->pgft_p, "p1,..,ph: parallel cables (default all 1)")->delimiter(',');
+  pgft->callback([o] {
+    if (o->pgft_p.empty()) o->pgft_p.assign(o->h, 1);
+    const int h = o->h;
+    if (o->pgft_m.size() != size_t(h) || o->pgft_w.size() != size_t(h) || o->pgft_p.size() != size_t(h)) {
+      fmt::print(stderr, "ftclos gen pgft: --m, --w and --p need {} values each (--h), got {}, {} and {}\n", h,
+                 o->pgft_m.size(), o->pgft_w.size(), o->pgft_p.size());
+      set_exit_code(2);
+      return;
+    }
+    const std::string family = fmt::format("pgft PGFT({};{};{};{})", h, fmt::join(o->pgft_m, ","),
+                                           fmt::join(o->pgft_w, ","), fmt::join(o->pgft_p, ","));
+    set_exit_code(finish(family, generate_pgft({o->pgft_m, o->pgft_w, o->pgft_p}), *o, false));
+  });
+
+  CLI::App* mikant = add_family(*gen, "mikant", "Li and Chu's mirrored k-ary n-tree MiKANT(k, n)", *o);
+  mikant->add_option("--k", o->k, "arity k (switch radix 2k)")->required();
+  mikant->add_option("--levels", o->levels, "n (2n-2 switch stages)")->required();
+  mikant->callback([o] {
+    set_exit_code(finish(fmt::format("mikant MiKANT({},{})", o->k, o->levels), generate_mikant(o->k, o->levels), *o,
+                         false));
+  });
+
+  CLI::App* rfc = add_family(*gen, "rfc", "Camarero et al.'s radix-regular random folded Clos", *o);
+  rfc->add_option("--radix", o->radix, "switch radix R (even)")->required();
+  rfc->add_option("--leaves", o->leaves, "leaf switches N1 (even, at least R)")->required();
+  rfc->add_option("--levels", o->levels, "switch levels l (at least 2)")->required();
+  rfc->callback([o] {
+    const uint64_t seed = o->degradation.seed;
+    set_exit_code(finish(fmt::format("rfc RFC(radix {}, {} leaves, {} levels, seed {})", o->radix, o->leaves,
+                                     o->levels, seed),
+                         generate_rfc(o->radix, o->leaves, o->levels, seed), *o, true));
+  });
+}
+
+}  // namespace ftclos::cli

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# All tests: unit tests (GoogleTest) and end-to-end tests against real ibsim
+# and infiniband-diags, then the unit tests again under ASan+UBSan.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+scripts/setup.sh >/dev/null
+
+status=0
+meson test -C build --print-errorlogs --num-processes 2 || status=1
+
+# Sanitizer build of the library and unit tests.
+[ -d build-sanitize ] || meson setup build-sanitize -Db_sanitize=address,undefined -Db_lundef=false >/dev/null
+ninja -C build-sanitize unit_tests >/dev/null
+UBSAN_OPTIONS=halt_on_error=1 build-sanitize/unit_tests --gtest_brief=1 >build-sanitize/unit.log 2>&1 || {
+  tail -50 build-sanitize/unit.log
+  status=1
+}
+
+# One closing line for people and CI: gtest cases plus e2e scripts.
+python3 - "$root/build/meson-logs/testlog.json" "$root/build-sanitize/unit.log" <<'PY'
+import json, re, sys
+passed = failed = 0
+for line in open(sys.argv[1]):
+    t = json.loads(line)
+    if t["name"].endswith("/ unit"):
+        out = t.get("stdout", "")
+        passed += sum(1 for _ in re.finditer(r"^\[       OK \]", out, re.M))
+        failed += sum(1 for _ in re.finditer(r"^\[  FAILED  \] \S+\.\S+ \(", out, re.M))
+    else:
+        ok = t["result"] == "OK"
+        passed += ok
+        failed += not ok
+san = open(sys.argv[2]).read()
+m = re.search(r"\[  PASSED  \] (\d+) test", san)
+passed += int(m.group(1)) if m else 0
+failed += len(re.findall(r"^\[  FAILED  \] \S+\.\S+ \(", san, re.M)) + (0 if m else 1)
+print(f"tests: {passed} passed, {failed} failed")
+PY
+exit $status

@@ -167,7 +167,8 @@ std::set<std::set<std::string>> missing_pairs(const Fabric& fabric, const Detect
 
 TEST(Detect, DegradedTreesListExactlyTheRemovedCables) {
   for (auto make : {+[] { return must(generate_ftree(8, 3)); }, +[] { return must(generate_kary(4, 3)); },
-                    +[] { return must(generate_clos2(3, 9, 10)); }, +[] { return must(generate_mikant(3, 3)); }}) {
+                    +[] { return must(generate_clos2(3, 9, 10)); }, +[] { return must(generate_mikant(3, 3)); },
+                    +[] { return must(generate_pgft({{2, 3, 4}, {1, 2, 3}, {1, 1, 1}})); }}) {
     for (uint64_t seed : {1, 2, 3}) {
       Fabric fabric = make();
       Result<std::vector<Cable>> removed = degrade(fabric, {3, -1, seed});
@@ -185,6 +186,22 @@ TEST(Detect, DegradedTreesListExactlyTheRemovedCables) {
         truth.insert({{fabric.node(c.a.node).name, c.a.port}, {fabric.node(c.b.node).name, c.b.port}});
       EXPECT_EQ(reported, truth);
     }
+  }
+}
+
+// Random wiring has no labels: one lost cable leaves exactly one switch short
+// of an up cable and one short of a down cable, so the cable is known.
+TEST(Detect, DegradedRandomFoldedClosNamesTheLostCable) {
+  for (uint64_t seed : {1, 2, 3, 4}) {
+    Fabric fabric = must(generate_rfc(8, 16, 3, seed));
+    Result<std::vector<Cable>> removed = degrade(fabric, {1, -1, seed});
+    ASSERT_TRUE(removed.ok());
+    const Detection detection = detect(fabric);
+    ASSERT_EQ(detection.families.front().name, "rfc");
+    ASSERT_EQ(detection.deviations().size(), 1u);
+    const Deviation& d = detection.deviations().front();
+    const Cable& c = removed->front();
+    EXPECT_EQ((std::set<PortRef>{d.at, d.peer}), (std::set<PortRef>{c.a, c.b}));
   }
 }
 
@@ -217,6 +234,7 @@ std::string family_signature(const Fabric& fabric, const Detection& detection) {
 
 TEST(Detect, ShuffledFilesGiveTheSameAnswer) {
   for (auto make : {+[] { return must(generate_ftree(8, 3)); }, +[] { return must(generate_pgft({{2, 3, 4}, {1, 2, 3}, {1, 1, 1}})); },
+                    +[] { return must(generate_kary(3, 3)); }, +[] { return must(generate_clos2(3, 9, 10)); },
                     +[] { return must(generate_mikant(3, 3)); }, +[] { return must(generate_rfc(8, 16, 3, 2)); }}) {
     Fabric fabric = make();
     ASSERT_TRUE(degrade(fabric, {2, -1, 9}).ok());

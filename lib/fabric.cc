@@ -1,5 +1,7 @@
 #include "fabric.h"
 
+#include <tuple>
+
 #include <fmt/format.h>
 
 namespace ftclos {
@@ -77,6 +79,12 @@ int Fabric::switch_links() const {
     }
   }
   return links;
+}
+
+bool precedes_by_guid(const Fabric& fabric, int a, int b) {
+  const Node& x = fabric.node(a);
+  const Node& y = fabric.node(b);
+  return std::tie(x.guid, x.name) < std::tie(y.guid, y.name);
 }
 
 Fabric induced_subfabric(const Fabric& fabric, const std::vector<bool>& keep, std::vector<int>* new_index) {

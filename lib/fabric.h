@@ -75,6 +75,10 @@ class Fabric {
   std::unordered_map<std::string, int> by_name_;
 };
 
+/// Order of nodes by GUID, then name: the tie-break that makes labels
+/// independent of the order a file lists nodes in.
+bool precedes_by_guid(const Fabric& fabric, int a, int b);
+
 /// The fabric made of the nodes whose `keep` flag is set and the cables among
 /// them, in the same order; `new_index` (when given) maps old to new indices
 /// (-1 for dropped nodes).

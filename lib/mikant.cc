@@ -12,12 +12,6 @@
 namespace ftclos {
 namespace {
 
-bool comes_first(const Fabric& fabric, int a, int b) {
-  const Node& x = fabric.node(a);
-  const Node& y = fabric.node(b);
-  return std::tie(x.guid, x.name) < std::tie(y.guid, y.name);
-}
-
 class MikantFitter {
  public:
   MikantFitter(const Fabric& fabric, const Levels& levels) : fabric_(fabric), levels_(levels) {}
@@ -78,7 +72,7 @@ class MikantFitter {
     int first = -1;
     for (int x = 0; x < count; ++x) {
       if (!fabric_.node(x).is_switch()) continue;
-      if (first < 0 || comes_first(fabric_, x, first)) first = x;
+      if (first < 0 || precedes_by_guid(fabric_, x, first)) first = x;
       for (const Port& port : fabric_.node(x).ports)
         if (port.peer.valid() && is_top(x) && is_top(port.peer.node))
           side_neighbours[find(x)].push_back(find(port.peer.node));
@@ -159,7 +153,7 @@ class MikantFitter {
         siblings[inherited].push_back(x);
       }
       for (auto& [inherited, members] : siblings) {
-        std::sort(members.begin(), members.end(), [&](int a, int b) { return comes_first(fabric_, a, b); });
+        std::sort(members.begin(), members.end(), [&](int a, int b) { return precedes_by_guid(fabric_, a, b); });
         for (int i = 0; i < static_cast<int>(members.size()) && i < k; ++i) {
           labels().stage[members[i]] = stage;
           labels().digits[members[i]] = inherited;
@@ -238,7 +232,7 @@ class MikantFitter {
       }
     }
     struct Gap {
-      int from, to, digit, count;
+      int from, to, digit;
       std::string expected;
     };
     std::vector<Gap> gaps;
@@ -264,7 +258,7 @@ class MikantFitter {
             const int have = y >= 0 ? cables[{x, y}] : 0;
             if (have > 1) fit_.deviations.push_back({Deviation::Kind::kExtraCable, {x, 0}, {y, 0}, "parallel cables"});
             if (have >= 1) continue;
-            gaps.push_back({x, y, v, 1, text(g, stage, d) + " - " + text(other_group, other_stage, e)});
+            gaps.push_back({x, y, v, text(g, stage, d) + " - " + text(other_group, other_stage, e)});
             ++missing_at[x];
             if (y >= 0) ++missing_at[y];
           }

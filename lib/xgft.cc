@@ -43,14 +43,6 @@ struct DisjointSets {
   void join(int a, int b) { parent[find(a)] = find(b); }
 };
 
-// GUID first so labels do not depend on file order; the name breaks ties
-// between inputs without GUIDs.
-bool comes_first(const Fabric& fabric, int a, int b) {
-  const Node& x = fabric.node(a);
-  const Node& y = fabric.node(b);
-  return std::tie(x.guid, x.name) < std::tie(y.guid, y.name);
-}
-
 Status check_folded_clos(const Fabric& fabric, const Levels& levels) {
   for (int i = 0; i < fabric.size(); ++i) {
     const Node& node = fabric.node(i);
@@ -82,7 +74,7 @@ class Fitter {
     if (subtree_count_[h_] != 1) return Status::Error("the switches form more than one connected fabric");
     infer_shape();
     assign_a_digits();
-    if (Status s = assign_b_digits(); !s.ok()) return s;
+    assign_b_digits();
     index_labels();
     find_deviations();
     return std::move(fit_);
@@ -154,13 +146,13 @@ class Fitter {
       std::vector<int> first(subtree_count_[l], -1);  // least member of each subtree
       for (int x = 0; x < n; ++x) {
         const int t = subtree_[l][x];
-        if (t >= 0 && (first[t] < 0 || comes_first(fabric_, x, first[t]))) first[t] = x;
+        if (t >= 0 && (first[t] < 0 || precedes_by_guid(fabric_, x, first[t]))) first[t] = x;
       }
       std::map<int, std::vector<int>> siblings;  // parent subtree -> subtrees
       for (int t = 0; t < subtree_count_[l]; ++t) siblings[subtree_[l + 1][first[t]]].push_back(t);
       rank[l].assign(subtree_count_[l], 0);
       for (auto& [parent, list] : siblings) {
-        std::sort(list.begin(), list.end(), [&](int a, int b) { return comes_first(fabric_, first[a], first[b]); });
+        std::sort(list.begin(), list.end(), [&](int a, int b) { return precedes_by_guid(fabric_, first[a], first[b]); });
         for (size_t i = 0; i < list.size(); ++i) rank[l][list[i]] = static_cast<int>(i);
       }
     }
@@ -175,7 +167,7 @@ class Fitter {
   // b_l of a level-l switch: the b digits its children agree on (majority,
   // so one miswired cable does not move it), then its rank by GUID among the
   // switches of its subtree that inherited the same digits.
-  Status assign_b_digits() {
+  void assign_b_digits() {
     for (int l = 2; l <= h_; ++l) {
       std::map<std::pair<int, std::vector<int>>, std::vector<int>> groups;
       for (int x = 0; x < fabric_.size(); ++x) {
@@ -195,7 +187,7 @@ class Fitter {
         groups[{subtree_[l][x], best->first}].push_back(x);
       }
       for (auto& [key, members] : groups) {
-        std::sort(members.begin(), members.end(), [&](int a, int b) { return comes_first(fabric_, a, b); });
+        std::sort(members.begin(), members.end(), [&](int a, int b) { return precedes_by_guid(fabric_, a, b); });
         for (size_t i = 0; i < members.size(); ++i) {
           std::vector<int>& label = digits(members[i]);
           if (static_cast<int>(i) >= shape().w[l - 1]) {
@@ -218,7 +210,6 @@ class Fitter {
         digits(port.peer.node) = std::move(label);
       }
     }
-    return Status::Ok();
   }
 
   void index_labels() {

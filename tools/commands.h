@@ -13,10 +13,24 @@ struct Command {
 
 void add_gen(CLI::App& app);
 void add_detect(CLI::App& app);
+void add_route(CLI::App& app);
+void add_pathbits(CLI::App& app);
+void add_audit(CLI::App& app);
+void add_patterns(CLI::App& app);
+void add_simulate(CLI::App& app);
+void add_plan(CLI::App& app);
+void add_experiment(CLI::App& app);
 
 inline constexpr Command kCommands[] = {
     {"gen", add_gen},
     {"detect", add_detect},
+    {"route", add_route},
+    {"pathbits", add_pathbits},
+    {"audit", add_audit},
+    {"patterns", add_patterns},
+    {"simulate", add_simulate},
+    {"plan", add_plan},
+    {"experiment", add_experiment},
 };
 
 /// Exit status of the command that ran: 0 success, 1 failure, 2 bad input.

@@ -1,0 +1,103 @@
+// "nonblocking": Yuan's single-path nonblocking routing for ftree(n+m, r)
+// ("Nonblocking folded-Clos networks", §IV-A). Host (v,i) reaches (w,j)
+// through top switch (i,j), spine i·n+j (Theorem 3): every up channel then
+// carries traffic from one source and every down channel to one destination,
+// which is what nonblocking means for single-path routing (Lemma 1).
+// Theorem 2: with r >= 2n+1 leaves no single-path routing is nonblocking
+// unless m >= n^2.
+//
+// The rule is applied level by level on any single-cable XGFT: a level-l
+// switch sends the packet of s for d up to parent b_{l+1} = s.a_l·m_l + d.a_l.
+// On the recursively built 3-level network (§IV-A after Theorem 3: every top
+// switch of ftree(n+n^2, n^3+n^2) realized by ftree(n+n^2, n+n^2), which is
+// XGFT(3; n,n,n+n^2; 1,n^2,n^2)) that is Theorem 3 in the outer Clos at the
+// leaves and in the inner one at level 2, so Lemma 1 holds there as well.
+//
+// Source dependence: p(s) = (s.a_1, .., s.a_{h-1}) in mixed radix m_l.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "label_routing.h"
+#include "schemes.h"
+
+namespace ftclos {
+namespace {
+
+// ---- The nonblocking rule ----
+
+class NonblockingScheme : public Scheme {
+ public:
+  std::string_view name() const override { return "nonblocking"; }
+
+  Result<Routing> route(const RoutingInput& in) const override {
+    if (!in.detection.xgft) return Status::Error("nonblocking: the fabric is no fat-tree (no PGFT labels)");
+    const XgftShape& s = in.detection.xgft->shape;
+    if (s.w[0] != 1 || std::ranges::any_of(s.p, [](int p) { return p != 1; }))
+      return Status::Error("nonblocking: needs single cables and one leaf per host");
+    const int h = s.h;
+
+    // Source digits the path bits hold, lowest level first; a level whose
+    // digit does not fit the LMC keeps it modulo what is left.
+    std::vector<int> radix(h, 1), place(h, 1);
+    long full = 1;
+    int classes = 1;
+    for (int l = 1; l < h; ++l) {
+      full *= s.m[l - 1];
+      radix[l] = std::max(1, std::min(s.m[l - 1], in.lids.lids_per_ca() / classes));
+      place[l] = classes;
+      classes *= radix[l];
+    }
+    LabelRule rule;
+    rule.classes = classes;
+    rule.class_of = [=](const std::vector<int>& src) {
+      int c = 0;
+      for (int l = 1; l < h; ++l) c += src[l - 1] % radix[l] * place[l];
+      return c;
+    };
+    rule.up_slot = [=](int l, int c, const std::vector<int>& dst) {
+      return (c / place[l] % radix[l] * s.m[l - 1] + dst[l - 1]) % s.w[l];
+    };
+    Routing routing = route_by_labels(in, rule);
+    routing.lmc_needed = ceil_log2(full);
+    add_notes(in, full, routing);
+    return routing;
+  }
+
+ private:
+  static void add_notes(const RoutingInput& in, long full, Routing& routing) {
+    const XgftShape& s = in.detection.xgft->shape;
+    bool nonblocking = true;
+    for (int l = 1; l < s.h; ++l) {
+      const int n = s.m[l - 1], m = s.w[l], r = s.m[l];
+      if (m >= n * n) continue;
+      nonblocking = false;
+      routing.notes.push_back(fmt::format(
+          "nonblocking: Theorem 2 (Yuan): ftree(n+m, r) with r >= 2n+1 is nonblocking under single-path routing "
+          "only if m >= n^2; level {} is ftree({}+{}, {}){}; pairs go through top switch (i*n+j) mod m",
+          l, n, m, r,
+          r >= 2 * n + 1 ? ", so no single-path routing is nonblocking on it"
+                         : " (r < 2n+1: there Theorem 1 asks m >= (r-1)n/2)"));
+    }
+    if (routing.lmc_needed > in.lids.lmc) {
+      nonblocking = false;
+      routing.notes.push_back(fmt::format(
+          "nonblocking: {} source classes need LMC {}, have {}: path bits keep the source digits of the lowest "
+          "levels modulo what fits; the other levels choose the up link by destination only",
+          full, routing.lmc_needed, in.lids.lmc));
+    }
+    if (nonblocking && routing.rerouted > 0)
+      routing.notes.push_back(
+          "nonblocking: Theorem 3's routing, but entries re-routed around missing cables void Lemma 1's guarantee");
+    else if (nonblocking)
+      routing.notes.push_back(
+          "nonblocking: (v,i) -> (w,j) through top switch (i,j) = i*n+j at every level (Theorem 3): each channel "
+          "carries one source or one destination (Lemma 1)");
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Scheme> make_nonblocking_scheme() { return std::make_unique<NonblockingScheme>(); }
+
+}  // namespace ftclos

@@ -1,0 +1,341 @@
+/* OpenSM event plugin "osmftclos": registers the external routing engine
+ * "ftclos" (OpenSM 3.3.23's osm_register_external_routing_engine) from its
+ * create() callback. On every heavy sweep the engine copies the subnet OpenSM
+ * discovered into plain C arrays, lets the ftclos core (ftclos_engine.h)
+ * recognize and route it, and writes the result into every switch's new_lft.
+ * A failure returns -1 so that OpenSM tries the next engine in
+ * `routing_engine` (then min-hop).
+ *
+ * This file is C because OpenSM's headers are (osm_event_plugin.h has a
+ * member named `delete`). Symbols such as osm_port_get_lid_range_ho live in
+ * the opensm executable itself (linked -rdynamic), so the module is linked
+ * without -z defs. Everything runs under OpenSM's lock except path_sl. */
+#include <opensm/osm_config.h>
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <complib/cl_qmap.h>
+#include <iba/ib_types.h>
+#include <opensm/osm_event_plugin.h>
+#include <opensm/osm_log.h>
+#include <opensm/osm_node.h>
+#include <opensm/osm_opensm.h>
+#include <opensm/osm_port.h>
+#include <opensm/osm_switch.h>
+#include <opensm/osm_version.h>
+
+#include "ftclos_engine.h"
+
+/* A test build overrides the version string to check that OpenSM refuses a
+ * plugin built for another version. */
+#ifdef FTCLOS_OSM_VERSION_OVERRIDE
+#define FTCLOS_OSM_VERSION FTCLOS_OSM_VERSION_OVERRIDE
+#else
+#define FTCLOS_OSM_VERSION OSM_VERSION
+#endif
+
+#define FTCLOS_ENGINE_NAME "ftclos"
+
+struct ftclos_plugin {
+  osm_opensm_t *osm;
+  struct ftclos_engine *engine;
+};
+
+static void plugin_log(void *ctx, int level, const char *line) {
+  struct ftclos_plugin *plugin = ctx;
+  osm_log_level_t osm_level = level == FTCLOS_LOG_ERROR  ? OSM_LOG_ERROR
+                              : level == FTCLOS_LOG_INFO ? OSM_LOG_INFO
+                                                         : OSM_LOG_VERBOSE;
+  if (osm_log_is_active(&plugin->osm->log, osm_level))
+    osm_log(&plugin->osm->log, osm_level, "ftclos: %s\n", line);
+}
+
+/* Parses event_plugin_options into the engine; logs and returns the error. */
+static int apply_options(struct ftclos_plugin *plugin) {
+  char *err = NULL;
+  int rc = ftclos_engine_set_options(plugin->engine, plugin->osm->subn.opt.event_plugin_options, &err);
+  if (rc != 0)
+    osm_log(&plugin->osm->log, OSM_LOG_ERROR,
+            "ftclos: ERR: bad event_plugin_options \"%s\": %s; the ftclos engine will refuse to route\n",
+            plugin->osm->subn.opt.event_plugin_options ? plugin->osm->subn.opt.event_plugin_options : "",
+            err ? err : "?");
+  ftclos_free(err);
+  return rc;
+}
+
+/* The subnet in the arrays of ftclos_engine.h; nodes in node-GUID order. */
+struct node_key {
+  osm_node_t *node;
+  int index;
+};
+
+struct subnet_arrays {
+  struct ftclos_subnet subnet;
+  osm_node_t **node_at;      /* by node index */
+  struct node_key *by_addr;  /* sorted by address, for index_of */
+  size_t count;
+};
+
+static int compare_keys(const void *a, const void *b) {
+  uintptr_t x = (uintptr_t)((const struct node_key *)a)->node, y = (uintptr_t)((const struct node_key *)b)->node;
+  return x < y ? -1 : x > y;
+}
+
+static int index_of(const struct subnet_arrays *arrays, osm_node_t *node) {
+  struct node_key key = {node, -1};
+  const struct node_key *found = bsearch(&key, arrays->by_addr, arrays->count, sizeof(key), compare_keys);
+  return found ? found->index : -1;
+}
+
+static void free_arrays(struct subnet_arrays *arrays) {
+  free((void *)arrays->subnet.nodes);
+  free((void *)arrays->subnet.links);
+  free((void *)arrays->subnet.lids);
+  free(arrays->node_at);
+  free(arrays->by_addr);
+  memset(arrays, 0, sizeof(*arrays));
+}
+
+/* Fills `arrays` (free with free_arrays, also after a failure); 0 or -ENOMEM. */
+static int collect_subnet(osm_opensm_t *osm, struct subnet_arrays *arrays) {
+  cl_qmap_t *node_tbl = &osm->subn.node_guid_tbl, *port_tbl = &osm->subn.port_guid_tbl;
+  size_t n = cl_qmap_count(node_tbl), i = 0, links = 0, max_links = 1, lids = 0;
+  struct ftclos_node *nodes = calloc(n + 1, sizeof(*nodes));
+  struct ftclos_lid *lid_tbl = calloc(cl_qmap_count(port_tbl) + 1, sizeof(*lid_tbl));
+  struct ftclos_link *link_tbl;
+  osm_node_t *node;
+  osm_port_t *port;
+
+  memset(arrays, 0, sizeof(*arrays));
+  arrays->subnet.nodes = nodes;
+  arrays->subnet.lids = lid_tbl;
+  arrays->node_at = calloc(n + 1, sizeof(*arrays->node_at));
+  arrays->by_addr = calloc(n + 1, sizeof(*arrays->by_addr));
+  arrays->count = n;
+  if (!nodes || !lid_tbl || !arrays->node_at || !arrays->by_addr)
+    return -ENOMEM;
+
+  for (node = (osm_node_t *)cl_qmap_head(node_tbl); node != (osm_node_t *)cl_qmap_end(node_tbl);
+       node = (osm_node_t *)cl_qmap_next(&node->map_item), ++i) {
+    nodes[i].type = osm_node_get_type(node) == IB_NODE_TYPE_SWITCH ? FTCLOS_SWITCH : FTCLOS_CA;
+    nodes[i].guid = cl_ntoh64(osm_node_get_node_guid(node));
+    nodes[i].num_ports = osm_node_get_num_physp(node) - 1;
+    nodes[i].description = node->print_desc;
+    arrays->node_at[i] = node;
+    arrays->by_addr[i].node = node;
+    arrays->by_addr[i].index = (int)i;
+    max_links += osm_node_get_num_physp(node);
+  }
+  qsort(arrays->by_addr, n, sizeof(*arrays->by_addr), compare_keys);
+
+  link_tbl = calloc(max_links, sizeof(*link_tbl));
+  arrays->subnet.links = link_tbl;
+  if (!link_tbl)
+    return -ENOMEM;
+  for (i = 0; i < n; ++i) {
+    int p, a = (int)i;
+    for (p = 1; p <= nodes[i].num_ports; ++p) {
+      osm_physp_t *physp = osm_node_get_physp_ptr(arrays->node_at[i], (uint32_t)p), *remote;
+      int b, q;
+      if (!physp || !(remote = physp->p_remote_physp) || !remote->p_node)
+        continue;
+      b = index_of(arrays, remote->p_node);
+      q = remote->port_num;
+      if (b < 0 || b < a || (b == a && q <= p))
+        continue; /* listed from the other end (or looped back) */
+      link_tbl[links].a = a;
+      link_tbl[links].a_port = p;
+      link_tbl[links].b = b;
+      link_tbl[links].b_port = q;
+      ++links;
+    }
+  }
+
+  for (port = (osm_port_t *)cl_qmap_head(port_tbl); port != (osm_port_t *)cl_qmap_end(port_tbl);
+       port = (osm_port_t *)cl_qmap_next(&port->map_item)) {
+    uint16_t lo = 0, hi = 0;
+    int at = port->p_node ? index_of(arrays, port->p_node) : -1;
+    if (at < 0 || !port->p_physp)
+      continue;
+    osm_port_get_lid_range_ho(port, &lo, &hi);
+    lid_tbl[lids].node = at;
+    lid_tbl[lids].port = port->p_physp->port_num;
+    lid_tbl[lids].guid = cl_ntoh64(port->guid);
+    lid_tbl[lids].base_lid = lo;
+    lid_tbl[lids].lmc = 0;
+    while (lo && hi >= lo && (1u << lid_tbl[lids].lmc) < (unsigned)(hi - lo + 1))
+      ++lid_tbl[lids].lmc;
+    ++lids;
+  }
+  arrays->subnet.num_nodes = n;
+  arrays->subnet.num_links = links;
+  arrays->subnet.num_lids = lids;
+  arrays->subnet.lmc = osm->subn.opt.lmc;
+  return 0;
+}
+
+/* Copies the engine's tables into new_lft of every switch; -1 on a port the
+ * switch does not have. */
+static int write_lfts(struct ftclos_plugin *plugin, const struct subnet_arrays *arrays) {
+  osm_opensm_t *osm = plugin->osm;
+  cl_qmap_t *sw_tbl = &osm->subn.sw_guid_tbl;
+  osm_switch_t *sw;
+  unsigned switches = 0, unrouted = 0;
+
+  for (sw = (osm_switch_t *)cl_qmap_head(sw_tbl); sw != (osm_switch_t *)cl_qmap_end(sw_tbl);
+       sw = (osm_switch_t *)cl_qmap_next(&sw->map_item)) {
+    const uint8_t *ports = NULL;
+    uint16_t max_lid = 0;
+    unsigned lid;
+    int at = index_of(arrays, sw->p_node);
+    uint8_t num_ports = osm_node_get_num_physp(sw->p_node);
+
+    if (at < 0 || ftclos_engine_lft(plugin->engine, (size_t)at, &ports, &max_lid) != 0) {
+      osm_log(&osm->log, OSM_LOG_ERROR, "ftclos: ERR: no table for switch 0x%016" PRIx64 " (%s)\n",
+              cl_ntoh64(osm_node_get_node_guid(sw->p_node)), sw->p_node->print_desc);
+      return -1;
+    }
+    for (lid = 1; lid <= sw->max_lid_ho; ++lid) {
+      uint8_t port = lid <= max_lid ? ports[lid] : FTCLOS_NO_PATH;
+      if (port != FTCLOS_NO_PATH && port >= num_ports) {
+        osm_log(&osm->log, OSM_LOG_ERROR,
+                "ftclos: ERR: port %u for LID %u on switch 0x%016" PRIx64 " (%s), which has %u ports\n", port, lid,
+                cl_ntoh64(osm_node_get_node_guid(sw->p_node)), sw->p_node->print_desc, num_ports - 1u);
+        return -1;
+      }
+      sw->new_lft[lid] = port;
+      if (port == FTCLOS_NO_PATH) {
+        osm_port_t *dest = osm_get_port_by_lid_ho(&osm->subn, (uint16_t)lid);
+        unrouted += dest != NULL;
+      } else if (port != 0) {
+        osm_switch_count_path(sw, port);
+      }
+    }
+    ++switches;
+  }
+  osm_log(&osm->log, OSM_LOG_INFO, "ftclos: LFTs written to %u switches, %u (switch, LID) entries without a path\n",
+          switches, unrouted);
+  return 0;
+}
+
+/* Leaves every new_lft as OpenSM handed it over (all OSM_NO_PATH), so the
+ * engine tried next starts clean after a failure half-way through. */
+static void reset_lfts(osm_opensm_t *osm) {
+  cl_qmap_t *sw_tbl = &osm->subn.sw_guid_tbl;
+  osm_switch_t *sw;
+  for (sw = (osm_switch_t *)cl_qmap_head(sw_tbl); sw != (osm_switch_t *)cl_qmap_end(sw_tbl);
+       sw = (osm_switch_t *)cl_qmap_next(&sw->map_item))
+    if (sw->new_lft)
+      memset(sw->new_lft, OSM_NO_PATH, sw->lft_size);
+}
+
+static int ftclos_build_lid_matrices(void *context) {
+  (void)context;
+  return 1; /* the core builds min-hop matrices: multicast needs them */
+}
+
+static int ftclos_ucast_build_fwd_tables(void *context) {
+  struct ftclos_plugin *plugin = context;
+  osm_opensm_t *osm = plugin->osm;
+  struct subnet_arrays arrays;
+  char *err = NULL;
+  int rc;
+
+  if (apply_options(plugin) != 0) {
+    osm_log(&osm->log, OSM_LOG_ERROR, "ftclos: ERR: not routing; OpenSM falls back to its next routing engine\n");
+    return -1;
+  }
+  rc = collect_subnet(osm, &arrays);
+  if (rc == 0)
+    rc = ftclos_engine_route(plugin->engine, &arrays.subnet, osm->subn.opt.dump_files_dir, &err);
+  if (rc == -EIO) {
+    osm_log(&osm->log, OSM_LOG_ERROR, "ftclos: ERR: %s; the tables are installed all the same\n", err ? err : "?");
+    rc = 0;
+  }
+  if (rc == 0)
+    rc = write_lfts(plugin, &arrays);
+  else
+    osm_log(&osm->log, OSM_LOG_ERROR,
+            "ftclos: ERR: cannot route: %s; OpenSM falls back to its next routing engine\n",
+            err ? err : rc == -ENOMEM ? "out of memory" : "?");
+  ftclos_free(err);
+  free_arrays(&arrays);
+  if (rc != 0) {
+    reset_lfts(osm);
+    ftclos_engine_clear(plugin->engine);
+    return -1;
+  }
+  return 0;
+}
+
+static uint8_t ftclos_path_sl(void *context, uint8_t hint, const ib_net16_t slid, const ib_net16_t dlid) {
+  struct ftclos_plugin *plugin = context;
+  return ftclos_engine_path_sl(plugin->engine, hint, cl_ntoh16(slid), cl_ntoh16(dlid));
+}
+
+static void ftclos_destroy_engine(void *context) {
+  struct ftclos_plugin *plugin = context;
+  ftclos_engine_clear(plugin->engine);
+}
+
+static int ftclos_setup(struct osm_routing_engine *re, osm_opensm_t *osm) {
+  (void)osm;
+  re->build_lid_matrices = ftclos_build_lid_matrices;
+  re->ucast_build_fwd_tables = ftclos_ucast_build_fwd_tables;
+  re->path_sl = ftclos_path_sl;
+  re->destroy = ftclos_destroy_engine;
+  return 0;
+}
+
+static void ftclos_delete(void *plugin_data) {
+  struct ftclos_plugin *plugin = plugin_data;
+  if (!plugin)
+    return;
+  ftclos_engine_destroy(plugin->engine);
+  free(plugin);
+}
+
+static void *ftclos_create(struct osm_opensm *osm) {
+  struct ftclos_plugin *plugin = calloc(1, sizeof(*plugin));
+  external_routing_engine_module_t module = {FTCLOS_ENGINE_NAME, ftclos_setup, NULL};
+  char *err = NULL;
+  cl_status_t status;
+
+  if (!plugin) {
+    osm_log(&osm->log, OSM_LOG_ERROR, "ftclos: ERR: out of memory; plugin not loaded\n");
+    return NULL;
+  }
+  plugin->osm = osm;
+  plugin->engine = ftclos_engine_create(plugin_log, plugin, &err);
+  if (!plugin->engine) {
+    osm_log(&osm->log, OSM_LOG_ERROR, "ftclos: ERR: %s; plugin not loaded\n", err ? err : "cannot create engine");
+    ftclos_free(err);
+    free(plugin);
+    return NULL;
+  }
+  apply_options(plugin); /* a bad option is logged now and refused at routing time */
+  module.context = plugin;
+  status = osm_register_external_routing_engine(osm, &module, plugin);
+  if (status != CL_SUCCESS) {
+    osm_log(&osm->log, OSM_LOG_ERROR,
+            "ftclos: ERR: cannot register routing engine \"" FTCLOS_ENGINE_NAME "\" (%s); plugin not loaded\n",
+            CL_STATUS_MSG(status));
+    ftclos_delete(plugin);
+    return NULL;
+  }
+  osm_log(&osm->log, OSM_LOG_INFO,
+          "ftclos: routing engine \"" FTCLOS_ENGINE_NAME "\" registered (event_plugin_options \"%s\")\n",
+          osm->subn.opt.event_plugin_options ? osm->subn.opt.event_plugin_options : "");
+  return plugin;
+}
+
+/* The one exported symbol (see ftclos_osm.map). */
+osm_event_plugin_t osm_event_plugin = {
+    .osm_version = FTCLOS_OSM_VERSION,
+    .create = ftclos_create,
+    .delete = ftclos_delete,
+};

@@ -1,0 +1,84 @@
+// Audit speed (issue acceptance): the exact worst-case contention of
+// FT(36,3) (11,664 hosts, ~136 M SD pairs) under D-mod-k within 60 s, and of
+// a 4,096-host fabric (the 16-ary 3-tree) within 5 s, on 2 cores. The
+// baseline in the same run is check_correctness on the same input, which
+// walks the same columns; compare the times as contention / correctness.
+// Counters: peak RSS of the process so far (MiB), the worst case found.
+#include <benchmark/benchmark.h>
+#include <sys/resource.h>
+
+#include <memory>
+
+#include "audit.h"
+#include "detect.h"
+#include "generate.h"
+#include "schemes.h"
+
+namespace ftclos {
+namespace {
+
+struct Routed {
+  Fabric fabric;
+  Detection detection;
+  LidMap lids;
+  Routing routing;
+
+  AuditInput input() const { return {fabric, detection.levels, lids, routing.lfts, {}, routing.dest_sl, {}}; }
+};
+
+// The fabric routed by D-mod-k with LMC 0, built once per process.
+std::unique_ptr<Routed> route_dmodk(Result<Fabric> fabric) {
+  auto routed = std::make_unique<Routed>();
+  routed->fabric = std::move(*fabric);
+  routed->detection = detect(routed->fabric);
+  routed->lids = *assign_lids(routed->fabric, 0);
+  routed->routing = *make_dmodk_scheme()->route({routed->fabric, routed->detection, routed->lids});
+  return routed;
+}
+
+const Routed& ft36_3() {
+  static const std::unique_ptr<Routed> routed = route_dmodk(generate_ftree(36, 3));
+  return *routed;
+}
+const Routed& kary16_3() {
+  static const std::unique_ptr<Routed> routed = route_dmodk(generate_kary(16, 3));
+  return *routed;
+}
+
+double peak_rss_mib() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_maxrss / 1024.0;  // Linux reports KiB
+}
+
+void correctness(benchmark::State& state, const Routed& routed) {
+  Correctness result;
+  for (auto _ : state) result = check_correctness(routed.input());
+  state.counters["pairs"] = static_cast<double>(result.pairs);
+  state.counters["unreachable"] = static_cast<double>(result.unreachable);
+  state.counters["peak_rss_MiB"] = peak_rss_mib();
+}
+
+void contention(benchmark::State& state, const Routed& routed) {
+  Contention result;
+  for (auto _ : state) result = worst_case_contention(routed.input());
+  state.counters["worst_case"] = result.worst_case;
+  state.counters["exact"] = result.exact;
+  state.counters["links"] = static_cast<double>(result.links.size());
+  state.counters["peak_rss_MiB"] = peak_rss_mib();
+}
+
+void BM_CorrectnessKary16_3(benchmark::State& state) { correctness(state, kary16_3()); }
+void BM_ContentionKary16_3(benchmark::State& state) { contention(state, kary16_3()); }
+void BM_CorrectnessFt36_3(benchmark::State& state) { correctness(state, ft36_3()); }
+void BM_ContentionFt36_3(benchmark::State& state) { contention(state, ft36_3()); }
+
+BENCHMARK(BM_CorrectnessKary16_3)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_ContentionKary16_3)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_CorrectnessFt36_3)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
+BENCHMARK(BM_ContentionFt36_3)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
+
+}  // namespace
+}  // namespace ftclos
+
+BENCHMARK_MAIN();

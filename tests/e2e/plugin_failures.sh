@@ -1,0 +1,192 @@
+#!/usr/bin/env bash
+# What the osmftclos plugin does when things go wrong, against stock OpenSM
+# and ibsim:
+#   link-failure    opensm runs as a daemon with the plugin on FT(8,3); after
+#                   the first sweep one level-2/level-3 cable is cut on ibsim's
+#                   console (Unlink), SIGHUP makes OpenSM sweep again, the
+#                   plugin routes the degraded fabric, and the tables read back
+#                   from the switches reach every CA; only entries whose old
+#                   route crossed the dead cable may change;
+#   bad-version     a build of the plugin claiming another OpenSM version is
+#                   refused by OpenSM, which routes with min-hop;
+#   bad-option      scheme=bogus: the error is logged with the reason and
+#                   OpenSM's next engine (routing_engine ftclos,updn) routes;
+#   unroutable      scheme=mikant on FT(8,2): logged, updn routes;
+#   unreachable     scheme=updown on MiKANT(3,3), where leaves share no
+#                   ancestor: the plugin refuses tables that leave CAs apart;
+#   lmc-shortfall   scheme=nonblocking at LMC 0 with lmc_shortfall=refuse;
+#   path-sl         (not a failure, but needs the daemon too) the SA answers
+#                   PathRecords on MiKANT with the SL the plugin's path_sl gives.
+# In every fallback the tables read back must still reach every CA.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=tests/e2e/plugin_lib.sh
+source "$here/plugin_lib.sh"
+root=${FTCLOS_SOURCE_ROOT:-$here/../..}
+work=$(mktemp -d)  # kept for a look when FTCLOS_E2E_KEEP is set
+cd "$work"  # diags killed hard leave sys-<pid> folders in their working directory
+OSM_PID=
+stop_opensm() {
+  if [ -n "$OSM_PID" ]; then
+    kill -TERM "$OSM_PID" 2>/dev/null || true
+    for _ in $(seq 1 50); do kill -0 "$OSM_PID" 2>/dev/null || break; sleep 0.1; done
+    kill -KILL "$OSM_PID" 2>/dev/null || true
+    wait "$OSM_PID" 2>/dev/null || true
+    OSM_PID=
+  fi
+}
+trap 'stop_opensm; cleanup_ibsims; [ -n "${FTCLOS_E2E_KEEP:-}" ] || rm -rf "$work"; rm -f "$PLUGIN_CHECK"' EXIT
+
+# start_opensm_daemon DIR SOCK HOST: opensm without -o for at most 120 s;
+# OSM_PID is `timeout`, which passes SIGHUP and SIGTERM on to opensm.
+start_opensm_daemon() {
+  (cd "$1" && export IBSIM_SOCKNAME=$2 SIM_HOST=$3 LD_PRELOAD=$UMAD2SIM \
+    LD_LIBRARY_PATH=$FTCLOS_PLUGIN_DIR OSM_CACHE_DIR=$1 OSM_TMP_DIR=$1 &&
+    exec timeout 120 opensm -F "$1/opensm.conf" -f "$1/osm.log") >"$1/opensm.out" 2>&1 &
+  OSM_PID=$!
+}
+
+# write_conf DIR ROUTING_ENGINE PLUGIN OPTIONS [LMC]
+write_conf() {
+  cat >"$1/opensm.conf" <<EOF
+event_plugin_name $3
+event_plugin_options $4
+routing_engine $2
+lmc ${5:-0}
+log_flags 0x03
+force_log_flush TRUE
+dump_files_dir $1
+EOF
+}
+
+# wait_for DIR PATTERN COUNT SECONDS: until osm.log has COUNT lines matching PATTERN.
+wait_for() {
+  local deadline=$((SECONDS + $4)) n
+  while [ "$SECONDS" -lt "$deadline" ]; do
+    n=$(grep -c -- "$2" "$1/osm.log" 2>/dev/null || true)
+    [ "${n:-0}" -ge "$3" ] && return 0
+    kill -0 "$OSM_PID" 2>/dev/null || return 1
+    sleep 0.2
+  done
+  return 1
+}
+
+expect_log() {  # expect_log DIR PATTERN WHAT
+  grep -q -- "$2" "$1/osm.log" || { echo "the log lacks $3 (\"$2\")"; return 1; }
+}
+
+link_failure() {
+  local dir=$1 net=$root/ibsim-topos/ft-8-3.net sock=ftclos-plugin-fail-$$-link
+  local host cut_node=L2-0.0 cut_port=5
+  host=$(first_ca "$net")
+  start_console_ibsim "$sock" "$net" "$dir/ibsim.log" || return 1
+  write_conf "$dir" ftclos osmftclos "scheme=dmodk"
+  start_opensm_daemon "$dir" "$sock" "$host"
+  wait_for "$dir" "SUBNET UP" 1 60 || { echo "no first sweep: $(tail -3 "$dir/osm.log")"; return 1; }
+  expect_log "$dir" "ftclos tables configured on all switches" "the first ftclos sweep" || return 1
+  sim_dump "$dir/before.dump" || return 1
+  plugin_check reach "$dir/before.dump" >"$dir/reach-before" || { cat "$dir/reach-before"; return 1; }
+
+  local configured up
+  configured=$(grep -c "ftclos tables configured" "$dir/osm.log")
+  up=$(grep -c "SUBNET UP" "$dir/osm.log")
+  sim_console "Unlink \"$cut_node\"[$cut_port]"
+  sleep 0.5
+  kill -HUP "$OSM_PID"
+  wait_for "$dir" "ftclos tables configured" $((configured + 1)) 60 ||
+    { echo "no second ftclos sweep after the Unlink: $(grep -E 'tables configured|ERR' "$dir/osm.log" | tail -3)"; return 1; }
+  wait_for "$dir" "SUBNET UP" $((up + 1)) 30 || { echo "the subnet did not come up again"; return 1; }
+  sim_dump "$dir/after.dump" || return 1
+  stop_opensm
+  plugin_check reach "$dir/after.dump" || return 1
+  plugin_check changes "$dir/before.dump" "$dir/after.dump" "$cut_node" "$cut_port" || return 1
+  grep -E "ftclos: (degraded|deviation|entries re-routed)" "$dir/osm.log" | sed 's/^[^>]*-> /log: /' | tail -3
+}
+
+# MiKANT routing puts each destination on the SL of its group (SL 0/1): the
+# SA answers PathRecords with the plugin's path_sl. Generated MiKANT hosts are
+# named H<group>-... (lib/generate_mikant.cc).
+path_sl() {
+  local dir=$1 net=$root/ibsim-topos/mikant-3-3.net sock=ftclos-plugin-fail-$$-sl host
+  host=$(first_ca "$net")
+  start_console_ibsim "$sock" "$net" "$dir/ibsim.log" || return 1
+  write_conf "$dir" ftclos osmftclos "scheme=mikant"
+  start_opensm_daemon "$dir" "$sock" "$host"
+  wait_for "$dir" "SUBNET UP" 1 60 || { echo "no first sweep: $(tail -3 "$dir/osm.log")"; return 1; }
+  expect_log "$dir" "ftclos tables configured on all switches" "the ftclos sweep" || return 1
+  sim_dump "$dir/sim.dump" || return 1
+  plugin_check cas "$dir/sim.dump" >"$dir/cas" || return 1
+  local slid name lid lmc sl queried=0 wrong=0 sls=""
+  slid=$(awk -v h="$host" '$1 == h { print $2 }' "$dir/cas")
+  while read -r name lid lmc; do
+    [ "$name" = "$host" ] && continue
+    sl=$(sim_run "$sock" "$host" timeout 30 saquery -p --slid "$slid" --dlid "$lid" 2>&1 |
+      awk -F. '/^[ \t]*sl\./ { print $NF + 0; exit }')
+    queried=$((queried + 1))
+    [[ "$name" =~ ^H([01])- ]] || { echo "unexpected host name $name"; return 1; }
+    if [ "${sl:-none}" != "${BASH_REMATCH[1]}" ]; then
+      wrong=$((wrong + 1))
+      echo "PathRecord $host -> $name (LID $lid): SL ${sl:-none}, expected ${BASH_REMATCH[1]}"
+    fi
+    sls="$sls $sl"
+  done <"$dir/cas"
+  stop_opensm
+  [ "$wrong" -eq 0 ] || return 1
+  echo "$queried PathRecords from $host carry the destination group's SL ($(tr ' ' '\n' <<<"$sls" | sort -u | grep . | tr '\n' ' ')used)"
+}
+
+# fallback NAME FABRIC ROUTING_ENGINE PLUGIN OPTIONS LMC ENGINE_USED PATTERN...: one
+# opensm -o sweep; the log must name ENGINE_USED and match every PATTERN.
+fallback() {
+  local dir=$1 fabric=$2 engines=$3 plugin=$4 options=$5 lmc=$6 used=$7
+  shift 7
+  local net=$root/ibsim-topos/$fabric.net sock host
+  sock=ftclos-plugin-fail-$$-$(basename "$dir")
+  host=$(first_ca "$net")
+  start_console_ibsim "$sock" "$net" "$dir/ibsim.log" || return 1
+  write_conf "$dir" "$engines" "$plugin" "$options" "$lmc"
+  run_opensm "$dir" "$sock" "$host" timeout 120 -o >"$dir/opensm.out" 2>&1 ||
+    { echo "opensm failed: $(tail -3 "$dir/opensm.out")"; return 1; }
+  expect_log "$dir" "$used tables configured on all switches" "the fallback engine's success" || return 1
+  if grep -q "ftclos tables configured" "$dir/osm.log"; then
+    echo "ftclos configured the switches although it should have refused"
+    return 1
+  fi
+  for pattern in "$@"; do expect_log "$dir" "$pattern" "the reason" || return 1; done
+  sim_dump "$dir/sim.dump" || return 1
+  plugin_check reach "$dir/sim.dump" || return 1
+  grep -E "ftclos: ERR|version mismatch|cannot find or setup" "$dir/osm.log" | sed 's/^[^>]*-> /log: /' | awk '!seen[$0]++' | head -2
+}
+
+cases=(
+  "link-failure|link_failure"
+  "path-sl|path_sl"
+  "bad-version|fallback ft-8-2 ftclos,minhop osmftclos_badversion scheme=dmodk 0 minhop OpenSM.version.mismatch cannot.find.or.setup.routing.engine..ftclos"
+  "bad-option|fallback ft-8-2 ftclos,updn osmftclos scheme=bogus 0 updn bad.event_plugin_options unknown.scheme..bogus"
+  "unroutable|fallback ft-8-2 ftclos,updn osmftclos scheme=mikant 0 updn scheme.mikant.cannot.route.this.fabric falls.back"
+  "unreachable|fallback mikant-3-3 ftclos osmftclos scheme=updown 0 minhop leaves.CAs.unreachable"
+  "lmc-shortfall|fallback ft-8-2 ftclos,updn osmftclos scheme=nonblocking,lmc_shortfall=refuse 0 updn lmc_shortfall=refuse"
+)
+
+passed=0
+failed=0
+for entry in "${cases[@]}"; do
+  name=${entry%%|*}
+  read -r -a call <<<"${entry#*|}"
+  dir=$work/$name
+  mkdir -p "$dir"
+  start=$SECONDS
+  # Not in a subshell: the PIDs must reach the cleanup.
+  if "${call[0]}" "$dir" "${call[@]:1}" >"$dir/result" 2>&1; then
+    passed=$((passed + 1))
+    echo "ok   $name ($((SECONDS - start)) s): $(tr '\n' ' ' <"$dir/result" | sed 's/ *$//')"
+  else
+    failed=$((failed + 1))
+    echo "FAIL $name: $(cat "$dir/result")"
+    grep -E "ftclos|tables configured|ERR" "$dir/osm.log" 2>/dev/null | sed 's/^[^>]*-> /    log: /' | head -20
+  fi
+  stop_opensm
+  stop_console_ibsim
+done
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

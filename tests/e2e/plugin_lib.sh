@@ -1,0 +1,309 @@
+# Shared by plugin_routes.sh and plugin_failures.sh (sourced; not a test of
+# its own): a private ibsim whose console listens on a FIFO (for `Dump` and
+# `Unlink`), OpenSM with the osmftclos plugin attached to it, and a checker
+# that reads ibsim's `Dump` (every switch's LFT, every port's LID, every
+# cable) to compare tables by port GUID and trace CA-to-CA routes.
+# Every test has its own IBSIM_SOCKNAME and work folder; processes are
+# stopped by PID only.
+# shellcheck shell=bash
+
+# shellcheck source=tests/e2e/lib.sh disable=SC2154  # $here: set by the sourcing script
+source "$here/lib.sh"
+FTCLOS=${FTCLOS:?set FTCLOS to the ftclos binary}
+FTCLOS_PLUGIN_DIR=${FTCLOS_PLUGIN_DIR:?set FTCLOS_PLUGIN_DIR to the folder of libosmftclos.so}
+# Without OpenSM headers (libopensm-dev, libibumad-dev) meson builds no plugin: skip (77).
+[ -f "$FTCLOS_PLUGIN_DIR/libosmftclos.so" ] || { echo "skipped: no libosmftclos.so in $FTCLOS_PLUGIN_DIR (OpenSM headers missing at setup?)"; exit 77; }
+
+SIM_PID=
+SIM_FD=
+SIM_LOG=
+
+# start_console_ibsim SOCK FABRIC LOG [ibsim limits...]: ibsim reading its
+# console from a FIFO that this shell keeps open on $SIM_FD (at end of input
+# ibsim would spin). Sets SIM_PID and SIM_LOG; returns once it is ready.
+start_console_ibsim() {
+  local sock=$1 fabric=$2 log=$3
+  shift 3
+  rm -f "$log.fifo"
+  mkfifo "$log.fifo"
+  IBSIM_SOCKNAME=$sock ibsim -s "$@" "$fabric" <"$log.fifo" >>"$log" 2>&1 &
+  SIM_PID=$!
+  IBSIM_PIDS+=("$SIM_PID")
+  SIM_LOG=$log
+  exec {SIM_FD}>"$log.fifo"
+  for _ in $(seq 1 100); do
+    grep -aq "simulator ready" "$log" && return 0
+    kill -0 "$SIM_PID" 2>/dev/null || break
+    sleep 0.1
+  done
+  echo "ibsim did not start on $fabric:" >&2
+  cat "$log" >&2
+  return 1
+}
+
+# stop_console_ibsim: the simulator started last, by its PID.
+stop_console_ibsim() {
+  [ -n "$SIM_PID" ] && stop_ibsim "$SIM_PID"
+  [ -n "$SIM_FD" ] && exec {SIM_FD}>&-
+  SIM_PID=
+  SIM_FD=
+}
+
+# sim_console CMD: one console command (Dump, Unlink "node"[port], ...).
+sim_console() {
+  echo "$1" >&"$SIM_FD"
+}
+
+# sim_dump OUT: ibsim's `Dump` of the whole fabric, as it is now, into OUT.
+sim_dump() {
+  local out=$1 start
+  start=$(($(stat -c %s "$SIM_LOG") + 1))
+  sim_console "Dump"
+  for _ in $(seq 1 600); do
+    if tail -c +"$start" "$SIM_LOG" | grep -aq "dumped [0-9]* nodes"; then
+      tail -c +"$start" "$SIM_LOG" | tr -d '\0' >"$out"
+      return 0
+    fi
+    sleep 0.1
+  done
+  echo "ibsim did not answer Dump" >&2
+  return 1
+}
+
+# run_opensm DIR SOCK HOST [opensm args...]: OpenSM with DIR/opensm.conf and
+# the plugin's folder on LD_LIBRARY_PATH, logging to DIR/osm.log.
+run_opensm() {
+  local dir=$1 sock=$2 host=$3
+  shift 3
+  (cd "$dir" && OSM_CACHE_DIR=$dir OSM_TMP_DIR=$dir LD_LIBRARY_PATH=$FTCLOS_PLUGIN_DIR \
+    sim_run "$sock" "$host" opensm -F "$dir/opensm.conf" -f "$dir/osm.log" "$@")
+}
+
+# The checker. Subcommands (exit 0 when the check holds; one summary line):
+#   compare EXPECTED_DUMP SIM_DUMP LMC   tables equal by (switch GUID, port GUID, LID offset)
+#   reach SIM_DUMP                       every CA reaches every other on each of its LIDs
+#   changes OLD_DUMP NEW_DUMP NODE PORT  which entries changed after cable NODE[PORT] died
+#   cas SIM_DUMP                         "name base-LID LMC" of every cabled CA port
+PLUGIN_CHECK=$(mktemp)
+cat >"$PLUGIN_CHECK" <<'PY'
+import re
+import sys
+
+NO_PATH = 0xFF
+
+
+def parse_sim(path):
+    """ibsim's Dump: nodes by name with type, port GUIDs, peers, LIDs, LFT."""
+    nodes, cur = {}, None
+    for raw in open(path, errors="replace"):
+        line = raw.replace("\0", "").strip()
+        while line.startswith("sim>"):
+            line = line[4:].strip()
+        m = re.match(r'(Switch|Ca|Hca)\s+(\d+)\s+"([^"]*)"\s+nodeguid\s+([0-9a-fA-F]+)', line)
+        if m:
+            cur = {"switch": m[1] == "Switch", "name": m[3], "guid": int(m[4], 16),
+                   "peers": {}, "lft": {}, "lids": {}, "pguid": {}}
+            nodes[m[3]] = cur
+            continue
+        if cur is None:
+            continue
+        if line.startswith("#") and "Forwarding table" in line:
+            for lid, port in re.findall(r"\[(\d+)\]([0-9A-Fa-f]+)", line.split(":", 1)[1]):
+                cur["lft"][int(lid)] = int(port, 16)
+            continue
+        m = re.match(r'([0-9a-fA-F]+)\s+\[(\d+)\]\s*(?:"([^"]*)"\[(\d+)\])?(.*)$', line)
+        if m:
+            port = int(m[2])
+            cur["pguid"][port] = int(m[1], 16)
+            if m[3] is not None and not (cur["switch"] and port == 0):
+                cur["peers"][port] = (m[3], int(m[4]))
+            lid = re.search(r"\blid (\d+) lmc (\d+)", m[5])
+            if lid:
+                cur["lids"][port] = (int(lid[1]), int(lid[2]))
+    return nodes
+
+
+def lid_owners(nodes):
+    """LID -> (port GUID, offset, node name, port)."""
+    owners = {}
+    for node in nodes.values():
+        for port, (base, lmc) in node["lids"].items():
+            count = 1 if node["switch"] else 1 << lmc
+            for off in range(count):
+                owners[base + off] = (node["pguid"][port], off, node["name"], port)
+    return owners
+
+
+def parse_expected(path, lmc):
+    """An opensm-lfts.dump from `ftclos route`: {switch GUID: {(port GUID, offset): port}}."""
+    tables, cur = {}, None
+    mask = (1 << lmc) - 1
+    for line in open(path):
+        m = re.match(r"Unicast lids .* guid 0x([0-9a-fA-F]+)", line)
+        if m:
+            cur = tables.setdefault(int(m[1], 16), {})
+            continue
+        m = re.match(r"0x([0-9a-fA-F]+)\s+(\d+)\s+#\s+(Channel Adapter|Switch)\s+portguid 0x([0-9a-fA-F]+)", line)
+        if m and cur is not None:
+            lid = int(m[1], 16)
+            off = lid & mask if m[3] == "Channel Adapter" else 0
+            cur[(int(m[4], 16), off)] = int(m[2])
+    return tables
+
+
+def actual_tables(nodes):
+    owners = lid_owners(nodes)
+    tables, strays = {}, []
+    for node in nodes.values():
+        if not node["switch"]:
+            continue
+        table = tables.setdefault(node["guid"], {})
+        for lid, port in node["lft"].items():
+            if port == NO_PATH or lid == 0:
+                continue
+            if lid not in owners:
+                strays.append(f'{node["name"]} LID {lid} -> port {port} (no port owns LID {lid})')
+                continue
+            table[owners[lid][:2]] = port
+    return tables, strays
+
+
+def compare(expected_path, sim_path, lmc):
+    nodes = parse_sim(sim_path)
+    expected = parse_expected(expected_path, int(lmc))
+    actual, strays = actual_tables(nodes)
+    names = {n["guid"]: n["name"] for n in nodes.values()}
+    bad = list(strays)
+    entries = 0
+    for sw in sorted(set(expected) | set(actual)):
+        if sw not in expected or sw not in actual:
+            bad.append(f"switch {sw:#x} only in {'ftclos route' if sw in expected else 'the simulator'}")
+            continue
+        for key in sorted(set(expected[sw]) | set(actual[sw])):
+            want, got = expected[sw].get(key, NO_PATH), actual[sw].get(key, NO_PATH)
+            entries += 1
+            if want != got:
+                bad.append(f"{names.get(sw, hex(sw))}: to port {key[0]:#x} offset {key[1]}: "
+                           f"ftclos route says {want}, switch has {got}")
+    if bad:
+        print(f"{len(bad)} of {entries} entries differ; first ones:")
+        for line in bad[:6]:
+            print("   ", line)
+        return 1
+    print(f"{len(actual)} switches, {entries} entries equal to ftclos route by port GUID")
+    return 0
+
+
+def trace(nodes, start, dlid, dest, dead=None, limit=64):
+    """Follows the LFTs from switch `start` toward `dlid`: 'ok', 'no path',
+    'dead port', 'wrong node', 'loop', or 'crossed' when it uses cable `dead`."""
+    cur = start
+    for _ in range(limit):
+        node = nodes[cur]
+        port = node["lft"].get(dlid, NO_PATH)
+        if port == NO_PATH:
+            return "no path"
+        if port == 0:
+            return "ok" if dest == (cur, 0) else "wrong node"
+        if dead and (cur, port) in dead:
+            return "crossed"
+        peer = node["peers"].get(port)
+        if peer is None:
+            return "dead port"
+        if not nodes[peer[0]]["switch"]:
+            return "ok" if peer == dest else "wrong node"
+        cur = peer[0]
+    return "loop"
+
+
+def ca_ports(nodes):
+    for node in nodes.values():
+        if node["switch"]:
+            continue
+        for port, peer in node["peers"].items():
+            if port in node["lids"]:
+                yield node["name"], port, peer, node["lids"][port]
+
+
+def reach(sim_path):
+    nodes = parse_sim(sim_path)
+    cas = list(ca_ports(nodes))
+    pairs = traces = 0
+    failed = {}
+    examples = []
+    for s_name, s_port, s_peer, _ in cas:
+        for d_name, d_port, _, (base, lmc) in cas:
+            if (s_name, s_port) == (d_name, d_port):
+                continue
+            pairs += 1
+            for off in range(1 << lmc):
+                traces += 1
+                result = trace(nodes, s_peer[0], base + off, (d_name, d_port))
+                if result != "ok":
+                    failed[result] = failed.get(result, 0) + 1
+                    if len(examples) < 5:
+                        examples.append(f"{s_name} -> {d_name} LID {base + off}: {result}")
+    if not cas or failed:
+        print(f"{sum(failed.values())} of {traces} CA routes fail {failed}:", "; ".join(examples) or "no CAs")
+        return 1
+    print(f"{pairs} CA pairs reachable on all {traces} LIDs")
+    return 0
+
+
+def changes(old_path, new_path, node_name, port):
+    old, new = parse_sim(old_path), parse_sim(new_path)
+    port = int(port)
+    peer = old[node_name]["peers"].get(port)
+    if peer is None:
+        print(f"{node_name}[{port}] has no cable in the first dump")
+        return 1
+    dead = {(node_name, port), peer}
+    owners = lid_owners(old)
+    counts = {"ca": [0, 0], "switch": [0, 0]}  # [changed, changed though the old route avoided the cable]
+    crossing = unchanged_crossing = 0
+    examples = {"ca": [], "switch": []}
+    for name, node in old.items():
+        if not node["switch"]:
+            continue
+        for lid, (guid, off, owner, owner_port) in owners.items():
+            before = node["lft"].get(lid, NO_PATH)
+            after = new[name]["lft"].get(lid, NO_PATH)
+            kind = "switch" if old[owner]["switch"] else "ca"
+            crossed = trace(old, name, lid, (owner, owner_port), dead) == "crossed"
+            crossing += crossed
+            if before == after:
+                unchanged_crossing += crossed and kind == "ca"
+                continue
+            counts[kind][0] += 1
+            if not crossed:
+                counts[kind][1] += 1
+                if len(examples[kind]) < 3:
+                    examples[kind].append(f"{name} LID {lid} ({owner}): {before} -> {after}")
+    print(f"cable {node_name}[{port}] - {peer[0]}[{peer[1]}]: {crossing} entries' old routes crossed it; "
+          f"changed {counts['ca'][0]} CA-LID entries ({counts['ca'][1]} of them did not cross it) and "
+          f"{counts['switch'][0]} switch-LID entries ({counts['switch'][1]} did not cross it); "
+          f"{unchanged_crossing} CA-LID entries crossing it unchanged")
+    if examples["ca"]:
+        print("   CA-LID entries changed without crossing it:", "; ".join(examples["ca"]))
+    if examples["switch"]:
+        print("   switch-LID entries rebalanced (management traffic, least-loaded ports), e.g.",
+              "; ".join(examples["switch"]))
+    # Entries that cross the cable may stay when the next switch detours
+    # (reach checks those); entries that never met it must not move.
+    return 0 if counts["ca"][1] == 0 and counts["ca"][0] > 0 else 1
+
+
+def cas(sim_path):
+    for name, _, _, (base, lmc) in ca_ports(parse_sim(sim_path)):
+        print(name, base, lmc)
+    return 0
+
+
+if __name__ == "__main__":
+    command, args = sys.argv[1], sys.argv[2:]
+    sys.exit({"compare": compare, "reach": reach, "changes": changes, "cas": cas}[command](*args))
+PY
+
+plugin_check() {
+  python3 "$PLUGIN_CHECK" "$@"
+}

@@ -1,0 +1,484 @@
+#include "audit.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <limits>
+#include <map>
+#include <random>
+#include <set>
+#include <string>
+
+#include "generate.h"
+#include "path_trace.h"
+#include "routing_checks.h"
+#include "schemes.h"
+
+namespace ftclos {
+namespace {
+
+// ---- Hand-built fabrics with hand-written LFTs ----
+
+// Switches and one-port hosts, LIDs assigned, every LFT entry kNoPath until routed.
+struct Hand {
+  Fabric fabric;
+  LidMap lids;
+  Lfts lfts;
+  Levels levels;
+  std::vector<uint8_t> dest_sl;
+  std::vector<uint8_t> sl2vl;
+
+  int sw(const std::string& name, int ports) { return *fabric.add_node(NodeType::kSwitch, name, ports, next_guid++); }
+  int host(const std::string& name) { return *fabric.add_node(NodeType::kCa, name, 1, next_guid++); }
+  void cable(int a, int pa, int b, int pb) { ASSERT_TRUE(fabric.connect({a, pa}, {b, pb}).ok()); }
+  // Call once the cabling is done.
+  void finish() {
+    lids = *assign_lids(fabric, 0);
+    levels = compute_levels(fabric);
+    lfts.port.assign(fabric.size(), {});
+    for (int i = 0; i < fabric.size(); ++i)
+      if (fabric.node(i).is_switch()) lfts.port[i].assign(lids.max_lid + 1, kNoPath);
+  }
+  void route(int at, int destination, uint8_t port) { lfts.port[at][lids.base[destination]] = port; }
+  AuditInput input() const { return {fabric, levels, lids, lfts, {}, dest_sl, sl2vl}; }
+
+  uint64_t next_guid = 1;
+};
+
+const LinkLoad* link_of(const Contention& c, PortRef channel) {
+  const auto it = std::ranges::find(c.links, channel, &LinkLoad::channel);
+  return it == c.links.end() ? nullptr : &*it;
+}
+
+bool mentions(const std::vector<std::string>& texts, const std::string& part) {
+  return std::ranges::any_of(texts, [&](const std::string& t) { return t.find(part) != std::string::npos; });
+}
+
+// Leaves L0 (a), L1 (b), L2 (x, y) under spines S0, S1; ports: leaves 1.. hosts, then S0, S1; spines by leaf.
+struct Crossed : Hand {
+  int l0, l1, l2, s0, s1, a, b, x, y;
+  Crossed() {
+    l0 = sw("L0", 3), l1 = sw("L1", 3), l2 = sw("L2", 4), s0 = sw("S0", 3), s1 = sw("S1", 3);
+    a = host("a"), b = host("b"), x = host("x"), y = host("y");
+    cable(a, 1, l0, 1), cable(b, 1, l1, 1), cable(x, 1, l2, 1), cable(y, 1, l2, 2);
+    cable(l0, 2, s0, 1), cable(l0, 3, s1, 1), cable(l1, 2, s0, 2), cable(l1, 3, s1, 2);
+    cable(l2, 3, s0, 3), cable(l2, 4, s1, 3);
+    finish();
+  }
+  // x and y from L0 and L1 over the given spines (S0 = 2, S1 = 3 at the leaves).
+  void route_xy(uint8_t l0_x, uint8_t l0_y, uint8_t l1_x, uint8_t l1_y) {
+    route(l0, x, l0_x), route(l0, y, l0_y), route(l1, x, l1_x), route(l1, y, l1_y);
+    for (int spine : {s0, s1}) route(spine, x, 3), route(spine, y, 3);
+    route(l2, x, 1), route(l2, y, 2);
+  }
+};
+
+TEST(AuditContention, TwoPairsOfDistinctEndsCollide) {
+  Crossed t;
+  t.route_xy(2, 3, 3, 2);  // a->x and b->y share S0->L2; a->y and b->x share S1->L2
+  const Contention c = worst_case_contention(t.input());
+  EXPECT_EQ(c.worst_case, 2);
+  EXPECT_TRUE(c.exact);
+  EXPECT_EQ(c.worst_link, (PortRef{t.s0, 3}));
+  const std::vector<std::pair<int, int>> expected = {{t.a, t.x}, {t.b, t.y}};
+  EXPECT_EQ(c.witness, expected);
+  const LinkLoad* down = link_of(c, {t.s0, 3});
+  ASSERT_NE(down, nullptr);
+  EXPECT_EQ(down->pairs, 2);
+  EXPECT_EQ(down->sources, 2);
+  EXPECT_EQ(down->destinations, 2);
+  EXPECT_EQ(down->level, 2);
+  const LinkLoad* up = link_of(c, {t.l0, 2});
+  ASSERT_NE(up, nullptr);
+  EXPECT_EQ(up->matching, 1);  // a alone
+  EXPECT_EQ(c.links.size(), 6u);  // 4 up, 2 down
+}
+
+TEST(AuditContention, MatchingIsNotMinOfSourcesAndDestinations) {
+  // S0 -> L2 carries a->x, b->x, c->x, c->y, c->z: 3 sources, 3 destinations,
+  // but every pair has x or c in it, so at most 2 collide.
+  Hand t;
+  const int l0 = t.sw("L0", 3), l1 = t.sw("L1", 3), l2 = t.sw("L2", 3), l3 = t.sw("L3", 5);
+  const int s0 = t.sw("S0", 4), s1 = t.sw("S1", 4);
+  const int a = t.host("a"), b = t.host("b"), c = t.host("c"), x = t.host("x"), y = t.host("y"), z = t.host("z");
+  t.cable(a, 1, l0, 1), t.cable(b, 1, l1, 1), t.cable(c, 1, l2, 1);
+  t.cable(x, 1, l3, 1), t.cable(y, 1, l3, 2), t.cable(z, 1, l3, 3);
+  for (int i = 0; i < 3; ++i) t.cable(std::array{l0, l1, l2}[i], 2, s0, i + 1), t.cable(std::array{l0, l1, l2}[i], 3, s1, i + 1);
+  t.cable(l3, 4, s0, 4), t.cable(l3, 5, s1, 4);
+  t.finish();
+  for (int leaf : {l0, l1, l2}) t.route(leaf, x, 2);
+  for (int d : {y, z}) t.route(l0, d, 3), t.route(l1, d, 3), t.route(l2, d, 2);
+  for (int d : {x, y, z}) t.route(s0, d, 4), t.route(s1, d, 4), t.route(l3, d, d == x ? 1 : d == y ? 2 : 3);
+  const Contention contention = worst_case_contention(t.input());
+  const LinkLoad* link = link_of(contention, {s0, 4});
+  ASSERT_NE(link, nullptr);
+  EXPECT_EQ(link->pairs, 5);
+  EXPECT_EQ(link->sources, 3);
+  EXPECT_EQ(link->destinations, 3);
+  EXPECT_EQ(link->matching, 2);
+  EXPECT_EQ(contention.worst_case, 2);
+}
+
+// ---- Correctness ----
+
+// h0 -[1] L0 [2]- [1] S [2] -[2] L1 [1]- h1, routed both ways.
+struct TwoLeaves : Hand {
+  int l0, l1, s, h0, h1;
+  TwoLeaves() {
+    l0 = sw("L0", 2), l1 = sw("L1", 2), s = sw("S", 2), h0 = host("h0"), h1 = host("h1");
+    cable(h0, 1, l0, 1), cable(h1, 1, l1, 1), cable(l0, 2, s, 1), cable(l1, 2, s, 2);
+    finish();
+    route(l0, h0, 1), route(s, h0, 1), route(l1, h0, 2);
+    route(l1, h1, 1), route(s, h1, 2), route(l0, h1, 2);
+  }
+};
+
+TEST(AuditCorrectness, CleanRoutesPass) {
+  TwoLeaves t;
+  const Correctness c = check_correctness(t.input());
+  EXPECT_EQ(c.pairs, 2);
+  EXPECT_EQ(c.unreachable + c.loops + c.updown_violations + c.non_minimal + c.credit_loops, 0);
+  EXPECT_TRUE(c.examples.empty());
+}
+
+TEST(AuditCorrectness, FindsAForwardingLoop) {
+  TwoLeaves t;
+  t.route(t.s, t.h1, 1);  // back down to L0, which sends it up again
+  const Correctness c = check_correctness(t.input());
+  EXPECT_EQ(c.loops, 1);
+  EXPECT_EQ(c.unreachable, 0);
+  EXPECT_TRUE(mentions(c.examples, "h0 → h1")) << ::testing::PrintToString(c.examples);
+  EXPECT_TRUE(mentions(c.examples, "loop at")) << ::testing::PrintToString(c.examples);
+  EXPECT_EQ(c.credit_loops, 1);  // L0->S and S->L0 wait on each other
+}
+
+TEST(AuditCorrectness, FindsABlackHoleAndADeadPort) {
+  TwoLeaves t;
+  t.route(t.s, t.h1, kNoPath);
+  Correctness c = check_correctness(t.input());
+  EXPECT_EQ(c.unreachable, 1);
+  EXPECT_TRUE(mentions(c.examples, "no route at S (LFT entry 0xff)")) << ::testing::PrintToString(c.examples);
+
+  TwoLeaves u;
+  u.fabric.disconnect({u.s, 2});
+  c = check_correctness(u.input());
+  EXPECT_EQ(c.unreachable, 2);  // both ways
+  EXPECT_TRUE(mentions(c.examples, "dead port at S port 2")) << ::testing::PrintToString(c.examples);
+}
+
+// Four switches in a ring, R_i port 2 -> R_{i+1} port 3, host h_i on port 1;
+// every destination routed clockwise.
+struct Ring : Hand {
+  std::array<int, 4> r{}, h{};
+  Ring() {
+    for (int i = 0; i < 4; ++i) r[i] = sw("R" + std::to_string(i), 3);
+    for (int i = 0; i < 4; ++i) h[i] = host("h" + std::to_string(i));
+    for (int i = 0; i < 4; ++i) cable(h[i], 1, r[i], 1), cable(r[i], 2, r[(i + 1) % 4], 3);
+    finish();
+    for (int i = 0; i < 4; ++i)
+      for (int j = 0; j < 4; ++j) route(r[i], h[j], i == j ? 1 : 2);
+  }
+};
+
+TEST(AuditCorrectness, FindsACreditLoopOnOneVl) {
+  Ring t;
+  const Correctness c = check_correctness(t.input());
+  EXPECT_EQ(c.unreachable + c.loops, 0);
+  EXPECT_EQ(c.credit_loops, 1);
+  EXPECT_TRUE(mentions(c.examples, "credit loop on VL 0")) << ::testing::PrintToString(c.examples);
+  EXPECT_EQ(c.non_minimal, 4);  // three hops clockwise where one back would do
+  EXPECT_EQ(c.updown_violations, 0);  // the ring is no folded Clos: not checked
+}
+
+TEST(AuditCorrectness, SplittingDestinationsOverTwoVlsBreaksTheCreditLoop) {
+  Ring t;
+  t.dest_sl.assign(t.lids.max_lid + 1, 0);
+  t.dest_sl[t.lids.base[t.h[2]]] = t.dest_sl[t.lids.base[t.h[3]]] = 1;
+  EXPECT_EQ(check_correctness(t.input()).credit_loops, 0);
+  t.sl2vl.assign(16, 0);  // both SLs on VL 0 again
+  EXPECT_EQ(check_correctness(t.input()).credit_loops, 1);
+  t.sl2vl[1] = 3;
+  EXPECT_EQ(check_correctness(t.input()).credit_loops, 0);
+}
+
+TEST(AuditCorrectness, FindsAnUpDownViolation) {
+  // L0 (h0), L1 (h1), L2 (h2) under S0, S1; h1 reached from L0 over S0, down to L2, up to S1.
+  Hand t;
+  const int l0 = t.sw("L0", 3), l1 = t.sw("L1", 3), l2 = t.sw("L2", 3), s0 = t.sw("S0", 3), s1 = t.sw("S1", 3);
+  const int h0 = t.host("h0"), h1 = t.host("h1"), h2 = t.host("h2");
+  const std::array leaves{l0, l1, l2};
+  for (int i = 0; i < 3; ++i)
+    t.cable(std::array{h0, h1, h2}[i], 1, leaves[i], 1), t.cable(leaves[i], 2, s0, i + 1),
+        t.cable(leaves[i], 3, s1, i + 1);
+  t.finish();
+  t.route(l0, h1, 2), t.route(s0, h1, 3), t.route(l2, h1, 3), t.route(s1, h1, 2), t.route(l1, h1, 1);
+  const Correctness c = check_correctness(t.input());
+  EXPECT_EQ(c.updown_violations, 1);  // from h0; h2 goes up to S1 and down, fine
+  EXPECT_EQ(c.non_minimal, 1);        // h0's five links where four do
+  EXPECT_TRUE(mentions(c.examples, "goes up again at L2 port 3")) << ::testing::PrintToString(c.examples);
+  EXPECT_EQ(c.unreachable, 4);  // nothing routes to h0 or h2
+}
+
+AuditInput input_of(const Routed& routed, OffsetChoice::Mode mode) {
+  OffsetChoice choice;
+  choice.mode = mode;
+  if (mode == OffsetChoice::Mode::kPathBits) choice.path_bits = routed.routing.path_bits;
+  return {routed.fabric, routed.detection.levels, routed.lids, routed.routing.lfts, choice, routed.routing.dest_sl, {}};
+}
+
+// ---- Against a brute-force reference on scrambled tables ----
+
+// Traces every route (path_trace.h), collects each channel's pairs with their
+// weights (offsets crossing), and matches them with the Hungarian method.
+struct Reference {
+  Correctness counts;
+  std::map<PortRef, std::map<std::pair<int, int>, int>> on_channel;  // channel -> (s, d) -> offsets
+};
+
+int shortest_links(const Fabric& fabric, int from, int to) {
+  std::vector<int> dist(fabric.size(), -1);
+  std::vector<int> queue{from};
+  dist[from] = 0;
+  for (size_t head = 0; head < queue.size(); ++head) {
+    const int x = queue[head];
+    if (x != from && !fabric.node(x).is_switch()) continue;  // CAs do not forward
+    for (const Port& port : fabric.node(x).ports)
+      if (port.peer.valid() && dist[port.peer.node] < 0) {
+        dist[port.peer.node] = dist[x] + 1;
+        queue.push_back(port.peer.node);
+      }
+  }
+  return dist[to];
+}
+
+Reference brute_force(const AuditInput& in) {
+  Reference out;
+  std::vector<int> cas;
+  for (int i = 0; i < in.fabric.size(); ++i)
+    if (!in.fabric.node(i).is_switch() && in.lids.base[i] != 0) cas.push_back(i);
+  for (int s : cas)
+    for (int d : cas) {
+      if (s == d) continue;
+      std::vector<int> offsets;
+      if (in.offsets.mode == OffsetChoice::Mode::kAllOffsets) {
+        for (int o = 0; o < in.lids.lids_per_ca(); ++o) offsets.push_back(o);
+      } else {
+        offsets.push_back(in.offsets.mode == OffsetChoice::Mode::kFixed ? in.offsets.offset : in.offsets.path_bits[s]);
+      }
+      for (int o : offsets) {
+        ++out.counts.pairs;
+        const Trace path = trace(in.fabric, in.lids, in.lfts, s, in.lids.base[d] + o);
+        if (path.outcome == Trace::Outcome::kLoop) {
+          ++out.counts.loops;
+          continue;
+        }
+        if (path.outcome != Trace::Outcome::kDelivered) {
+          ++out.counts.unreachable;
+          continue;
+        }
+        out.counts.updown_violations += !is_up_down(in.fabric, in.levels, path);
+        out.counts.non_minimal += static_cast<int>(path.hops.size()) > shortest_links(in.fabric, s, d);
+        for (const PortRef hop : path.hops)
+          if (in.fabric.node(hop.node).is_switch() && in.fabric.node(in.fabric.peer(hop).node).is_switch())
+            ++out.on_channel[hop][{s, d}];
+      }
+    }
+  return out;
+}
+
+// Maximum-weight bipartite matching (weights >= 0) by the Hungarian method on the full matrix.
+long hungarian_max(std::vector<std::vector<long>> w) {
+  if (w.empty()) return 0;
+  if (w.size() > w[0].size()) {  // rows must not outnumber columns
+    std::vector<std::vector<long>> t(w[0].size(), std::vector<long>(w.size()));
+    for (size_t i = 0; i < w.size(); ++i)
+      for (size_t j = 0; j < w[0].size(); ++j) t[j][i] = w[i][j];
+    w = std::move(t);
+  }
+  const int n = static_cast<int>(w.size()), m = static_cast<int>(w[0].size());
+  const long kInf = std::numeric_limits<long>::max() / 4;
+  std::vector<long> u(n + 1), v(m + 1);
+  std::vector<int> p(m + 1), way(m + 1);
+  for (int i = 1; i <= n; ++i) {
+    p[0] = i;
+    int j0 = 0;
+    std::vector<long> minv(m + 1, kInf);
+    std::vector<bool> used(m + 1, false);
+    do {
+      used[j0] = true;
+      const int i0 = p[j0];
+      long delta = kInf;
+      int j1 = 0;
+      for (int j = 1; j <= m; ++j)
+        if (!used[j]) {
+          const long cur = -w[i0 - 1][j - 1] - u[i0] - v[j];
+          if (cur < minv[j]) minv[j] = cur, way[j] = j0;
+          if (minv[j] < delta) delta = minv[j], j1 = j;
+        }
+      for (int j = 0; j <= m; ++j)
+        if (used[j]) {
+          u[p[j]] += delta, v[j] -= delta;
+        } else {
+          minv[j] -= delta;
+        }
+      j0 = j1;
+    } while (p[j0] != 0);
+    do {
+      const int j1 = way[j0];
+      p[j0] = p[j1];
+      j0 = j1;
+    } while (j0 != 0);
+  }
+  long total = 0;
+  for (int j = 1; j <= m; ++j)
+    if (p[j] != 0) total += w[p[j] - 1][j - 1];
+  return total;
+}
+
+void expect_same_as_brute_force(const AuditInput& in) {
+  const Reference ref = brute_force(in);
+  const Correctness c = check_correctness(in);
+  EXPECT_EQ(c.pairs, ref.counts.pairs);
+  EXPECT_EQ(c.unreachable, ref.counts.unreachable);
+  EXPECT_EQ(c.loops, ref.counts.loops);
+  EXPECT_EQ(c.updown_violations, ref.counts.updown_violations);
+  EXPECT_EQ(c.non_minimal, ref.counts.non_minimal);
+
+  const Contention contention = worst_case_contention(in);
+  EXPECT_TRUE(contention.exact);
+  const double scale = in.offsets.mode == OffsetChoice::Mode::kAllOffsets ? in.lids.lids_per_ca() : 1;
+  ASSERT_EQ(contention.links.size(), ref.on_channel.size());
+  double worst = 0;
+  for (const LinkLoad& link : contention.links) {
+    const auto it = ref.on_channel.find(link.channel);
+    ASSERT_NE(it, ref.on_channel.end());
+    std::map<int, int> sources, destinations;  // CA -> row / column
+    for (const auto& [pair, weight] : it->second) {
+      sources.try_emplace(pair.first, static_cast<int>(sources.size()));
+      destinations.try_emplace(pair.second, static_cast<int>(destinations.size()));
+    }
+    std::vector<std::vector<long>> w(sources.size(), std::vector<long>(destinations.size(), 0));
+    for (const auto& [pair, weight] : it->second) w[sources[pair.first]][destinations[pair.second]] = weight;
+    const double matching = hungarian_max(w) / scale;
+    EXPECT_EQ(link.pairs, static_cast<long>(it->second.size()));
+    EXPECT_EQ(link.sources, static_cast<int>(sources.size()));
+    EXPECT_EQ(link.destinations, static_cast<int>(destinations.size()));
+    EXPECT_DOUBLE_EQ(link.matching, matching) << link.channel.node << ":" << link.channel.port;
+    worst = std::max(worst, matching);
+  }
+  EXPECT_DOUBLE_EQ(contention.worst_case, worst);
+  // The witness: pairs of the worst link, no source or destination twice, as heavy as the worst case.
+  std::set<int> sources, destinations;
+  double weight = 0;
+  for (const auto& [s, d] : contention.witness) {
+    EXPECT_TRUE(sources.insert(s).second && destinations.insert(d).second);
+    const auto& pairs = ref.on_channel.at(contention.worst_link);
+    const auto it = pairs.find({s, d});
+    ASSERT_NE(it, pairs.end());
+    weight += it->second / scale;
+  }
+  EXPECT_DOUBLE_EQ(weight, contention.worst_case);
+}
+
+// D-mod-k tables of FT(4,3) with a share of the entries replaced by random ports or kNoPath.
+Routed scrambled(int lmc, uint64_t seed, int percent) {
+  Routed routed = route_fabric(*make_dmodk_scheme(), generated(generate_ftree(4, 3)), lmc);
+  EXPECT_TRUE(routed.status.ok()) << routed.status.message();
+  std::mt19937_64 random(seed);
+  for (int x = 0; x < routed.fabric.size(); ++x) {
+    std::vector<uint8_t>& table = routed.routing.lfts.port[x];
+    for (uint8_t& entry : table)
+      if (static_cast<int>(random() % 100) < percent)
+        entry = random() % 8 == 0 ? kNoPath : static_cast<uint8_t>(1 + random() % routed.fabric.node(x).num_ports);
+  }
+  return routed;
+}
+
+TEST(AuditReference, ScrambledTablesMatchBruteForce) {
+  for (uint64_t seed = 1; seed <= 4; ++seed)
+    for (int percent : {0, 5, 30}) {
+      SCOPED_TRACE(::testing::Message() << "seed " << seed << ", " << percent << "% scrambled");
+      const Routed fixed = scrambled(0, seed, percent);
+      expect_same_as_brute_force(input_of(fixed, OffsetChoice::Mode::kFixed));
+      Routed multi = scrambled(2, seed, percent);
+      std::mt19937_64 random(seed);
+      for (int& bits : multi.routing.path_bits) bits = static_cast<int>(random() % 4);
+      expect_same_as_brute_force(input_of(multi, OffsetChoice::Mode::kPathBits));
+      expect_same_as_brute_force(input_of(multi, OffsetChoice::Mode::kAllOffsets));
+    }
+}
+
+TEST(AuditReference, MultipathWithTooFewOffsetsMatchesBruteForce) {
+  // LMC 1 on FT(8,2): two of the four top switches per destination, so the weights differ from pair to pair.
+  const Routed routed = route_fabric(*make_multipath_scheme(), generated(generate_ftree(8, 2)), 1);
+  ASSERT_TRUE(routed.status.ok()) << routed.status.message();
+  expect_same_as_brute_force(input_of(routed, OffsetChoice::Mode::kAllOffsets));
+}
+
+// ---- Real schemes (Yuan et al., Table I) ----
+
+Routed route_at_needed_lmc(const Scheme& scheme, Result<Fabric> fabric) {
+  const Fabric copy = generated(std::move(fabric));
+  Routed routed = route_fabric(scheme, copy, 0);
+  if (routed.status.ok() && routed.routing.lmc_needed > 0) routed = route_fabric(scheme, copy, routed.routing.lmc_needed);
+  EXPECT_TRUE(routed.status.ok()) << routed.status.message();
+  return routed;
+}
+
+
+// Worst case of a scheme on a fabric, with every route checked clean first.
+double worst_case(const Scheme& scheme, Result<Fabric> fabric, OffsetChoice::Mode mode) {
+  const Routed routed = route_at_needed_lmc(scheme, std::move(fabric));
+  if (!routed.status.ok()) return -1;
+  const AuditInput input = input_of(routed, mode);
+  const Correctness c = check_correctness(input);
+  EXPECT_GT(c.pairs, 0);
+  EXPECT_EQ(c.unreachable + c.loops + c.updown_violations + c.non_minimal + c.credit_loops, 0)
+      << ::testing::PrintToString(c.examples);
+  const Contention contention = worst_case_contention(input);
+  EXPECT_TRUE(contention.exact);
+  if (mode == OffsetChoice::Mode::kAllOffsets) {
+    EXPECT_FALSE(contention.witness.empty());
+  } else {
+    EXPECT_EQ(static_cast<double>(contention.witness.size()), contention.worst_case);
+  }
+  return contention.worst_case;
+}
+
+TEST(AuditSchemes, Osrm2ReachesSqrtHalfM) {
+  EXPECT_EQ(worst_case(*make_osrm_scheme(), generate_ftree(8, 2), OffsetChoice::Mode::kPathBits), 2);
+  EXPECT_EQ(worst_case(*make_osrm_scheme(), generate_ftree(32, 2), OffsetChoice::Mode::kPathBits), 4);
+}
+
+TEST(AuditSchemes, Osrm3ReachesHalfM) {
+  EXPECT_EQ(worst_case(*make_osrm_scheme(), generate_ftree(8, 3), OffsetChoice::Mode::kPathBits), 4);
+  EXPECT_EQ(worst_case(*make_osrm_scheme(), generate_ftree(16, 3), OffsetChoice::Mode::kPathBits), 8);
+}
+
+TEST(AuditSchemes, MlidMatchesTableI) {
+  // Table I: m/2 on FT(m,2), m-1 on FT(m,3).
+  EXPECT_EQ(worst_case(*make_mlid_scheme(), generate_ftree(8, 2), OffsetChoice::Mode::kPathBits), 4);
+  EXPECT_EQ(worst_case(*make_mlid_scheme(), generate_ftree(8, 3), OffsetChoice::Mode::kPathBits), 7);
+}
+
+TEST(AuditSchemes, NonblockingIsOne) {
+  for (int n : {2, 3, 4})
+    EXPECT_EQ(worst_case(*make_nonblocking_scheme(), generate_clos2(n, n * n, n * n + 1), OffsetChoice::Mode::kPathBits),
+              1)
+        << "ftree(" << n << "+" << n * n << ", " << n * n + 1 << ")";
+}
+
+TEST(AuditSchemes, MultipathOverAllOffsetsIsOne) {
+  EXPECT_EQ(worst_case(*make_multipath_scheme(), generate_ftree(8, 2), OffsetChoice::Mode::kAllOffsets), 1);
+  EXPECT_EQ(worst_case(*make_multipath_scheme(), generate_ftree(8, 3), OffsetChoice::Mode::kAllOffsets), 1);
+}
+
+TEST(AuditSchemes, DmodkOnFt8_3) {
+  // Every down channel carries one destination, but the level-2 up channels
+  // carry all 16 hosts of a sub-tree to 7 destinations in the other sub-trees.
+  EXPECT_EQ(worst_case(*make_dmodk_scheme(), generate_ftree(8, 3), OffsetChoice::Mode::kFixed), 7);
+}
+
+}  // namespace
+}  // namespace ftclos

@@ -1,0 +1,66 @@
+#include "lft_dump.h"
+
+#include <gtest/gtest.h>
+
+#include "path_bits.h"
+
+namespace ftclos {
+namespace {
+
+// One switch, two hosts: "a" has a description and no port GUID (ibsim's
+// node GUID + 1 applies), "b" carries its port GUID.
+struct Tiny {
+  Fabric fabric;
+  int sw = 0, a = 0, b = 0;
+  Tiny() {
+    sw = *fabric.add_node(NodeType::kSwitch, "sw", 3, 0x1);
+    a = *fabric.add_node(NodeType::kCa, "a", 1, 0x100);
+    b = *fabric.add_node(NodeType::kCa, "b", 1, 0x200);
+    fabric.node(a).description = "host a HCA-1";
+    fabric.node(b).ports[1].guid = 0xabc;
+    EXPECT_TRUE(fabric.connect({sw, 1}, {a, 1}).ok());
+    EXPECT_TRUE(fabric.connect({sw, 2}, {b, 1}).ok());
+  }
+};
+
+TEST(LftDump, OpenSmFormat) {
+  Tiny t;
+  LidMap lids;
+  lids.base = {1, 2, 3};
+  lids.owner = {-1, t.sw, t.a, t.b, -1};  // LID 4 belongs to no one
+  lids.max_lid = 4;
+  Lfts lfts;
+  lfts.port = {{kNoPath, 0, 1, 2, 3}, {}, {}};
+  EXPECT_EQ(write_lft_dump(t.fabric, lids, lfts),
+            "Unicast lids [0-4] of switch Lid 1 guid 0x0000000000000001 ('sw'):\n"
+            "0x0001 000 # Switch portguid 0x0000000000000001: 'sw'\n"
+            "0x0002 001 # Channel Adapter portguid 0x0000000000000101: 'host a HCA-1'\n"
+            "0x0003 002 # Channel Adapter portguid 0x0000000000000abc: 'b'\n"
+            "0x0004 003 # unknown node and type\n"
+            "4 lids dumped\n");
+}
+
+TEST(LftDump, LeavesOutUnroutedLids) {
+  Tiny t;
+  LidMap lids;
+  lids.base = {1, 2, 3};
+  lids.owner = {-1, t.sw, t.a, t.b};
+  lids.max_lid = 3;
+  Lfts lfts;
+  lfts.port = {{kNoPath, 0, kNoPath, 2}, {}, {}};
+  EXPECT_EQ(write_lft_dump(t.fabric, lids, lfts),
+            "Unicast lids [0-3] of switch Lid 1 guid 0x0000000000000001 ('sw'):\n"
+            "0x0001 000 # Switch portguid 0x0000000000000001: 'sw'\n"
+            "0x0003 002 # Channel Adapter portguid 0x0000000000000abc: 'b'\n"
+            "3 lids dumped\n");
+}
+
+TEST(PathBits, OneLinePerCaPort) {
+  Tiny t;
+  Routing routing;
+  routing.path_bits = {0, 3, 1};
+  EXPECT_EQ(write_path_bits(t.fabric, routing), "0x0000000000000101 3\n0x0000000000000abc 1\n");
+}
+
+}  // namespace
+}  // namespace ftclos

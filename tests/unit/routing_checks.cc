@@ -1,0 +1,235 @@
+#include "routing_checks.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <deque>
+#include <map>
+#include <string>
+
+#include "levels.h"
+#include "path_trace.h"
+
+namespace ftclos {
+namespace {
+
+constexpr int kShownFailures = 10;  // the rest only count
+
+const char* outcome_name(Trace::Outcome outcome) {
+  switch (outcome) {
+    case Trace::Outcome::kDelivered:
+      return "delivered";
+    case Trace::Outcome::kNoRoute:
+      return "no route";
+    case Trace::Outcome::kLoop:
+      return "loop";
+    case Trace::Outcome::kDeadPort:
+      return "dead port";
+  }
+  return "?";
+}
+
+std::vector<int> cas_with_lids(const Routed& routed) {
+  std::vector<int> cas;
+  for (int i = 0; i < routed.fabric.size(); ++i)
+    if (!routed.fabric.node(i).is_switch() && routed.lids.base[i] != 0) cas.push_back(i);
+  return cas;
+}
+
+// Marks every switch reached from `seeds` by cables whose far end is at
+// `step` levels from the near end; step 0 means any cable.
+std::vector<bool> closure(const Fabric& fabric, const Levels& levels, std::vector<bool> marked, int step) {
+  std::deque<int> queue;
+  for (int i = 0; i < fabric.size(); ++i)
+    if (marked[i]) queue.push_back(i);
+  while (!queue.empty()) {
+    const int x = queue.front();
+    queue.pop_front();
+    for (const Port& port : fabric.node(x).ports) {
+      const int y = port.peer.valid() ? port.peer.node : -1;
+      if (y < 0 || marked[y] || !fabric.node(y).is_switch()) continue;
+      if (step != 0 && levels.of[y] != levels.of[x] + step) continue;
+      marked[y] = true;
+      queue.push_back(y);
+    }
+  }
+  return marked;
+}
+
+std::vector<bool> only(const Fabric& fabric, int node) {
+  std::vector<bool> marked(fabric.size(), false);
+  marked[node] = true;
+  return marked;
+}
+
+// Counts failures and reports the first few.
+class Failures {
+ public:
+  explicit Failures(const char* what) : what_(what) {}
+  ~Failures() { EXPECT_EQ(count_, 0) << count_ << " " << what_ << " failed"; }
+  void add(const std::string& message) {
+    if (++count_ <= kShownFailures) ADD_FAILURE() << message;
+  }
+
+ private:
+  const char* what_;
+  int count_ = 0;
+};
+
+}  // namespace
+
+Fabric generated(Result<Fabric> fabric) {
+  EXPECT_TRUE(fabric.ok()) << fabric.status().message();
+  return fabric.ok() ? std::move(*fabric) : Fabric();
+}
+
+Routed route_fabric(const Scheme& scheme, Fabric fabric, int lmc) {
+  Routed routed;
+  routed.fabric = std::move(fabric);
+  routed.detection = detect(routed.fabric);
+  Result<LidMap> lids = assign_lids(routed.fabric, lmc);
+  if (!lids.ok()) {
+    routed.status = lids.status();
+    return routed;
+  }
+  routed.lids = std::move(*lids);
+  Result<Routing> routing = scheme.route(routed.input());
+  if (!routing.ok()) {
+    routed.status = routing.status();
+    return routed;
+  }
+  routed.routing = std::move(*routing);
+  return routed;
+}
+
+int leaf_of(const Fabric& fabric, int ca) {
+  if (fabric.node(ca).num_ports < 1) return -1;
+  const PortRef peer = fabric.node(ca).ports[1].peer;
+  return peer.valid() && fabric.node(peer.node).is_switch() ? peer.node : -1;
+}
+
+std::vector<bool> down_sources(const Fabric& fabric, const Levels& levels, int target) {
+  return closure(fabric, levels, only(fabric, target), +1);
+}
+
+std::vector<bool> updown_sources(const Fabric& fabric, const Levels& levels, int target) {
+  return closure(fabric, levels, down_sources(fabric, levels, target), -1);
+}
+
+int common_ancestor_level(const Fabric& fabric, const Levels& levels, int a, int b) {
+  const std::vector<bool> over_a = closure(fabric, levels, only(fabric, a), +1);
+  const std::vector<bool> over_b = closure(fabric, levels, only(fabric, b), +1);
+  int best = -1;
+  for (int i = 0; i < fabric.size(); ++i)
+    if (over_a[i] && over_b[i] && (best < 0 || levels.of[i] < best)) best = levels.of[i];
+  return best;
+}
+
+void expect_all_pairs_delivered(const Routed& routed, PathRules rules) {
+  const Fabric& fabric = routed.fabric;
+  const Levels& levels = routed.detection.levels;
+  const LidMap& lids = routed.lids;
+  const std::vector<int> cas = cas_with_lids(routed);
+  for (int s : cas)
+    if (!routed.routing.path_bits.empty()) {
+      EXPECT_GE(routed.routing.path_bits[s], 0);
+      EXPECT_LT(routed.routing.path_bits[s], lids.lids_per_ca()) << fabric.node(s).name;
+    }
+  std::map<std::pair<int, int>, int> ancestor_level;  // by leaf pair
+  Failures failures("CA pairs");
+  for (int d : cas) {
+    const int leaf_d = leaf_of(fabric, d);
+    const std::vector<bool> joined =
+        leaf_d >= 0 ? updown_sources(fabric, levels, leaf_d) : std::vector<bool>(fabric.size(), false);
+    for (int s : cas) {
+      const int leaf_s = leaf_of(fabric, s);
+      if (s == d || leaf_s < 0) continue;
+      int expected_hops = 0;
+      if (rules.minimal && joined[leaf_s]) {
+        auto [it, added] = ancestor_level.try_emplace({leaf_s, leaf_d}, 0);
+        if (added) it->second = common_ancestor_level(fabric, levels, leaf_s, leaf_d);
+        expected_hops = 2 * it->second;
+      }
+      for (int o = 0; o < lids.lids_per_ca(); ++o) {
+        const int dlid = lids.base[d] + o;
+        const Trace path = trace(fabric, lids, routed.routing.lfts, s, dlid);
+        std::string problem;
+        if (joined[leaf_s] && path.outcome != Trace::Outcome::kDelivered)
+          problem = outcome_name(path.outcome);
+        else if (path.outcome == Trace::Outcome::kLoop || path.outcome == Trace::Outcome::kDeadPort)
+          problem = outcome_name(path.outcome);
+        else if (path.outcome == Trace::Outcome::kDelivered && rules.up_down && !is_up_down(fabric, levels, path))
+          problem = "not up/down";
+        else if (path.outcome == Trace::Outcome::kDelivered && rules.minimal &&
+                 static_cast<int>(path.hops.size()) != expected_hops)
+          problem = "took " + std::to_string(path.hops.size()) + " hops, not " + std::to_string(expected_hops);
+        if (!problem.empty())
+          failures.add(fabric.node(s).name + " -> " + fabric.node(d).name + " LID " + std::to_string(dlid) + ": " +
+                       problem);
+      }
+    }
+  }
+}
+
+void expect_switch_lids_reachable(const Routed& routed) {
+  const Fabric& fabric = routed.fabric;
+  const Levels& levels = routed.detection.levels;
+  Failures failures("CA-to-switch traces");
+  for (int s : cas_with_lids(routed)) {
+    const int leaf = leaf_of(fabric, s);
+    if (leaf < 0) continue;
+    const std::vector<bool> connected = closure(fabric, levels, only(fabric, leaf), 0);
+    for (int x = 0; x < fabric.size(); ++x) {
+      if (!fabric.node(x).is_switch() || !connected[x] || routed.lids.base[x] == 0) continue;
+      const Trace path = trace(fabric, routed.lids, routed.routing.lfts, s, routed.lids.base[x]);
+      if (path.outcome != Trace::Outcome::kDelivered)
+        failures.add(fabric.node(s).name + " -> switch " + fabric.node(x).name + ": " + outcome_name(path.outcome));
+    }
+  }
+}
+
+void expect_lfts_filled(const Routed& routed) {
+  const Fabric& fabric = routed.fabric;
+  const Levels& levels = routed.detection.levels;
+  const LidMap& lids = routed.lids;
+  std::map<int, std::vector<bool>> can_reach;  // by owner: which switches can reach it
+  auto sources_of = [&](int owner) -> const std::vector<bool>& {
+    auto [it, added] = can_reach.try_emplace(owner);
+    if (!added) return it->second;
+    if (fabric.node(owner).is_switch()) {
+      it->second = closure(fabric, levels, only(fabric, owner), 0);
+    } else {
+      const int leaf = leaf_of(fabric, owner);
+      it->second = leaf >= 0 ? updown_sources(fabric, levels, leaf) : std::vector<bool>(fabric.size(), false);
+    }
+    return it->second;
+  };
+  Failures failures("LFT entries");
+  for (int x = 0; x < fabric.size(); ++x) {
+    if (!fabric.node(x).is_switch() || levels.of[x] < 1) continue;
+    const std::vector<uint8_t>& table = routed.routing.lfts.port[x];
+    ASSERT_EQ(table.size(), static_cast<size_t>(lids.max_lid) + 1) << fabric.node(x).name;
+    for (int lid = 1; lid <= lids.max_lid; ++lid) {
+      const int owner = lids.owner[lid];
+      if (owner >= 0 && table[lid] == kNoPath && sources_of(owner)[x])
+        failures.add(fabric.node(x).name + " has no port for LID " + std::to_string(lid) + " of " +
+                     fabric.node(owner).name);
+    }
+  }
+}
+
+std::vector<std::pair<int, int>> changed_entries(const Lfts& before, const Lfts& after) {
+  std::vector<std::pair<int, int>> changed;
+  for (size_t node = 0; node < before.port.size() && node < after.port.size(); ++node) {
+    const std::vector<uint8_t>& a = before.port[node];
+    const std::vector<uint8_t>& b = after.port[node];
+    for (size_t lid = 0; lid < std::max(a.size(), b.size()); ++lid) {
+      const uint8_t x = lid < a.size() ? a[lid] : kNoPath;
+      const uint8_t y = lid < b.size() ? b[lid] : kNoPath;
+      if (x != y) changed.push_back({static_cast<int>(node), static_cast<int>(lid)});
+    }
+  }
+  return changed;
+}
+
+}  // namespace ftclos

@@ -1,0 +1,73 @@
+// Checks the scheme tests share: route a fabric, trace CA pairs through the
+// LFTs (path_trace.h) and judge the paths against a small up/down
+// reachability reference of its own (not the library's). Generic over schemes.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "detect.h"
+#include "fabric.h"
+#include "routing.h"
+#include "status.h"
+
+namespace ftclos {
+
+/// A fabric, what a scheme is given for it, and what the scheme made of it.
+struct Routed {
+  Fabric fabric;
+  Detection detection;
+  LidMap lids;
+  Routing routing;
+  Status status = Status::Ok();  // why routing failed, if it did
+
+  RoutingInput input() const { return {fabric, detection, lids}; }
+};
+
+/// A named fabric maker, for parameterized scheme tests.
+struct FabricCase {
+  std::string name;
+  Fabric (*make)();
+};
+
+/// The fabric, or an empty one after failing the test.
+Fabric generated(Result<Fabric> fabric);
+
+/// Detects `fabric`, assigns LIDs with `lmc` and routes it with `scheme`.
+Routed route_fabric(const Scheme& scheme, Fabric fabric, int lmc);
+
+struct PathRules {
+  bool up_down = true;   // every path turns down at most once
+  bool minimal = false;  // hops == 2 * level of the lowest common ancestor of the two leaves
+};
+
+/// Every CA reaches every other CA at each LID of its range (so at
+/// base(d) + p(s) too) wherever an up/down path joins their leaves, without
+/// loops or dead ports anywhere, and every delivered path follows `rules`.
+void expect_all_pairs_delivered(const Routed& routed, PathRules rules = {});
+
+/// Every CA reaches every switch LID its leaf is connected to.
+void expect_switch_lids_reachable(const Routed& routed);
+
+/// No switch has kNoPath for a LID whose owner it can reach: up/down for a
+/// CA, by any path for a switch.
+void expect_lfts_filled(const Routed& routed);
+
+/// (switch, LID) of every entry that differs between two LFT sets of one fabric.
+std::vector<std::pair<int, int>> changed_entries(const Lfts& before, const Lfts& after);
+
+/// The switch CA `ca` is cabled to by port 1; -1 when none.
+int leaf_of(const Fabric& fabric, int ca);
+
+/// Per node: whether that switch reaches switch `target` going only down
+/// (`target` itself included).
+std::vector<bool> down_sources(const Fabric& fabric, const Levels& levels, int target);
+
+/// Per node: whether that switch reaches switch `target` going up, then down.
+std::vector<bool> updown_sources(const Fabric& fabric, const Levels& levels, int target);
+
+/// The lowest level of a switch both switches reach going up; -1 when none.
+int common_ancestor_level(const Fabric& fabric, const Levels& levels, int a, int b);
+
+}  // namespace ftclos

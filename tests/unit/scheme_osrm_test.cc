@@ -1,0 +1,207 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <string>
+#include <tuple>
+
+#include "generate.h"
+#include "path_trace.h"
+#include "routing_checks.h"
+#include "schemes.h"
+
+namespace ftclos {
+namespace {
+
+// Lemma 9's measure: for each switch-to-switch channel, the distinct sources
+// and destinations of the CA pairs (s,d) whose path, LID base(d) + p(s),
+// crosses it; the largest min(sources, destinations) over the channels. At
+// most X means every channel carries traffic from at most X sources or to at
+// most X destinations.
+int busiest_channel(const Routed& routed) {
+  const Fabric& fabric = routed.fabric;
+  std::map<PortRef, std::pair<std::vector<bool>, std::vector<bool>>> seen;  // sources, destinations
+  for (int s = 0; s < fabric.size(); ++s) {
+    for (int d = 0; d < fabric.size(); ++d) {
+      if (s == d || fabric.node(s).is_switch() || fabric.node(d).is_switch()) continue;
+      const int dlid = routed.lids.base[d] + routed.routing.path_bits[s];
+      for (const PortRef hop : trace(fabric, routed.lids, routed.routing.lfts, s, dlid).hops) {
+        const PortRef peer = fabric.peer(hop);
+        if (!fabric.node(hop.node).is_switch() || !peer.valid() || !fabric.node(peer.node).is_switch()) continue;
+        auto [it, added] = seen.try_emplace(hop);
+        if (added) it->second = {std::vector<bool>(fabric.size()), std::vector<bool>(fabric.size())};
+        it->second.first[s] = it->second.second[d] = true;
+      }
+    }
+  }
+  int busiest = 0;
+  for (const auto& [channel, ends] : seen)
+    busiest = std::max(busiest, static_cast<int>(std::min(std::ranges::count(ends.first, true),
+                                                          std::ranges::count(ends.second, true))));
+  return busiest;
+}
+
+bool notes_mention(const Routing& routing, const std::string& text) {
+  return std::ranges::any_of(routing.notes,
+                             [&](const std::string& note) { return note.find(text) != std::string::npos; });
+}
+
+Routed osrm(Fabric fabric, int lmc) { return route_fabric(*make_osrm_scheme(), std::move(fabric), lmc); }
+
+void expect_routes_everything(const Routed& routed) {
+  expect_all_pairs_delivered(routed, {.up_down = true, .minimal = true});
+  expect_switch_lids_reachable(routed);
+  expect_lfts_filled(routed);
+}
+
+struct Lemma9Case {
+  int ports, levels;
+  int lmc;    // what the scheme needs: ceil(log2(source groups))
+  int bound;  // X
+};
+
+class OsrmLemma9 : public ::testing::TestWithParam<Lemma9Case> {};
+
+// Theorems 6 and 7 through Lemma 9: every channel carries traffic from at
+// most X sources or to at most X destinations, X = sqrt(m/2) (rounded up
+// where it is no integer) on FT(m,2) and m/2 on FT(m,3); the busiest channel
+// reaches X.
+TEST_P(OsrmLemma9, EveryChannelCarriesFewSourcesOrFewDestinations) {
+  const Lemma9Case c = GetParam();
+  const Routed routed = osrm(generated(generate_ftree(c.ports, c.levels)), c.lmc);
+  ASSERT_TRUE(routed.status.ok()) << routed.status.message();
+  EXPECT_EQ(routed.routing.lmc_needed, c.lmc);
+  EXPECT_TRUE(notes_mention(routed.routing, "Lemma 9"));
+  EXPECT_EQ(busiest_channel(routed), c.bound);
+  expect_routes_everything(routed);
+}
+
+INSTANTIATE_TEST_SUITE_P(Yuan, OsrmLemma9,
+                         ::testing::Values(Lemma9Case{8, 2, 1, 2}, Lemma9Case{32, 2, 2, 4}, Lemma9Case{12, 2, 2, 3},
+                                           Lemma9Case{8, 3, 2, 4}, Lemma9Case{16, 3, 3, 8}),
+                         [](const auto& info) {
+                           return "FT" + std::to_string(info.param.ports) + "_" + std::to_string(info.param.levels);
+                         });
+
+// OSRM2 (Fig. 9 as rebuilt from the prose): host (s0,s1) reaches (d0,d1) on
+// another leaf through top switch (s1/N_s)*Z_d + d1/N_d, and p(s) = s1/N_s.
+// FT(12,2): m/2 = 6, Z_s = 3 groups of N_s = 2, Z_d = 2 groups of N_d = 3.
+TEST(Osrm, Osrm2PicksTopSwitchBySourceAndDestinationGroup) {
+  const Routed routed = osrm(generated(generate_ftree(12, 2)), 2);
+  ASSERT_TRUE(routed.status.ok()) << routed.status.message();
+  EXPECT_TRUE(notes_mention(routed.routing, "3 source groups of 2, 2 destination groups of 3"));
+  const Fabric& fabric = routed.fabric;
+  const std::vector<std::vector<int>>& label = routed.detection.xgft->digits;
+  for (int s = 0; s < fabric.size(); ++s) {
+    if (fabric.node(s).is_switch()) continue;
+    EXPECT_EQ(routed.routing.path_bits[s], label[s][0] / 2);
+    for (int d = 0; d < fabric.size(); ++d) {
+      if (fabric.node(d).is_switch() || label[s][1] == label[d][1]) continue;
+      const Trace path =
+          trace(fabric, routed.lids, routed.routing.lfts, s, routed.lids.base[d] + routed.routing.path_bits[s]);
+      ASSERT_EQ(path.hops.size(), 4u);
+      EXPECT_EQ(label[fabric.peer(path.hops[1]).node][1], label[s][0] / 2 * 2 + label[d][0] / 3);
+    }
+  }
+}
+
+// OSRM3 (Fig. 10): between sub-trees (s0,s1,s2) -> (d0,d1,d2) crosses
+// ((s0,s2),1), top ((s2,d2),0) and ((d0,s2),1); p(s) = s2.
+TEST(Osrm, Osrm3CrossesTopSwitchS2D2) {
+  const Routed routed = osrm(generated(generate_ftree(8, 3)), 2);
+  ASSERT_TRUE(routed.status.ok()) << routed.status.message();
+  const Fabric& fabric = routed.fabric;
+  const std::vector<std::string>& coords = routed.detection.find("ftree")->coords;
+  const std::vector<std::vector<int>>& label = routed.detection.xgft->digits;
+  for (int s = 0; s < fabric.size(); ++s) {
+    if (fabric.node(s).is_switch()) continue;
+    const int s0 = label[s][2], s2 = label[s][0];
+    EXPECT_EQ(routed.routing.path_bits[s], s2);
+    for (int d = 0; d < fabric.size(); ++d) {
+      const int d0 = label[d][2], d2 = label[d][0];
+      if (fabric.node(d).is_switch() || s0 == d0) continue;
+      const Trace path =
+          trace(fabric, routed.lids, routed.routing.lfts, s, routed.lids.base[d] + routed.routing.path_bits[s]);
+      ASSERT_EQ(path.hops.size(), 6u);
+      auto at = [&](int hop) { return coords[fabric.peer(path.hops[hop]).node]; };
+      EXPECT_EQ(at(1), "((" + std::to_string(s0) + "," + std::to_string(s2) + "),1)");
+      EXPECT_EQ(at(2), "((" + std::to_string(s2) + "," + std::to_string(d2) + "),0)");
+      EXPECT_EQ(at(3), "((" + std::to_string(d0) + "," + std::to_string(s2) + "),1)");
+    }
+  }
+}
+
+// Any 2-level Clos: ftree(3+6,10) gets 3 source groups of 1 and 2
+// destination groups of 2 on its 6 top switches.
+TEST(Osrm, Osrm2RoutesAnyTwoLevelClos) {
+  const Routed routed = osrm(generated(generate_clos2(3, 6, 10)), 2);
+  ASSERT_TRUE(routed.status.ok()) << routed.status.message();
+  EXPECT_TRUE(notes_mention(routed.routing, "3 source groups of 1, 2 destination groups of 2"));
+  expect_routes_everything(routed);
+  EXPECT_EQ(busiest_channel(routed), 2);
+}
+
+// Fewer LIDs than source groups: noted, every pair still routed. OSRM2
+// regroups (one source group, destinations alone: 16 sources per up channel
+// on FT(32,2)); OSRM3 routes by destination (m-1 = 7 on FT(8,3)).
+TEST(Osrm, SmallLmcFallsBackWithANote) {
+  const Routed two = osrm(generated(generate_ftree(32, 2)), 0);
+  ASSERT_TRUE(two.status.ok()) << two.status.message();
+  EXPECT_TRUE(notes_mention(two.routing, "OSRM2 wants 4 source groups (LMC 2), LMC 0 allows 1"));
+  EXPECT_EQ(busiest_channel(two), 16);
+  for (int lmc : {0, 1}) {
+    const Routed three = osrm(generated(generate_ftree(8, 3)), lmc);
+    ASSERT_TRUE(three.status.ok()) << three.status.message();
+    EXPECT_TRUE(notes_mention(three.routing, "routed by destination only"));
+    expect_routes_everything(three);
+    EXPECT_EQ(busiest_channel(three), 7);
+  }
+}
+
+// Ports come from cables and labels, not from a port pattern: a shuffled
+// FT(8,3) keeps the guarantee.
+TEST(Osrm, ShuffledPortsKeepTheGuarantee) {
+  const Routed routed = osrm(shuffle(generated(generate_ftree(8, 3)), 7, true), 2);
+  ASSERT_TRUE(routed.status.ok()) << routed.status.message();
+  expect_routes_everything(routed);
+  EXPECT_EQ(busiest_channel(routed), 4);
+}
+
+class OsrmDegraded : public ::testing::TestWithParam<std::tuple<FabricCase, uint64_t>> {};
+
+// Three failed cables: entries on them are moved, every pair still goes a
+// shortest up/down way.
+TEST_P(OsrmDegraded, StillRoutesEveryPairUpDown) {
+  const auto& [fabric_case, seed] = GetParam();
+  Fabric fabric = fabric_case.make();
+  ASSERT_TRUE(degrade(fabric, {3, -1, seed}).ok());
+  const Routed routed = osrm(std::move(fabric), 2);
+  ASSERT_TRUE(routed.status.ok()) << routed.status.message();
+  EXPECT_GT(routed.routing.rerouted, 0);
+  expect_routes_everything(routed);
+}
+
+const FabricCase kDegradable[] = {
+    {"ft8_2", [] { return generated(generate_ftree(8, 2)); }},
+    {"ft12_2", [] { return generated(generate_ftree(12, 2)); }},
+    {"ft8_3", [] { return generated(generate_ftree(8, 3)); }},
+};
+
+INSTANTIATE_TEST_SUITE_P(Yuan, OsrmDegraded,
+                         ::testing::Combine(::testing::ValuesIn(kDegradable), ::testing::Values(1u, 2u, 3u)),
+                         [](const auto& info) {
+                           return std::get<0>(info.param).name + "_" + std::to_string(std::get<1>(info.param));
+                         });
+
+// OSRM2 and OSRM3 cover two levels and FT(m,3); a 4-level tree or a 3-level
+// k-ary tree is refused with the reason.
+TEST(Osrm, RefusesOtherTrees) {
+  for (Fabric fabric : {generated(generate_ftree(4, 4)), generated(generate_kary(2, 3))}) {
+    const Routed routed = osrm(std::move(fabric), 2);
+    EXPECT_FALSE(routed.status.ok());
+    EXPECT_NE(routed.status.message().find("OSRM3 FT(m,3)"), std::string::npos) << routed.status.message();
+  }
+}
+
+}  // namespace
+}  // namespace ftclos

@@ -1,0 +1,51 @@
+// `ftclos pathbits FILE --scheme NAME [--lmc L]`: the path bits a scheme
+// gives every CA port, one `0x<port GUID> <bits>` line each, on stdout.
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "commands.h"
+#include "netfile.h"
+#include "path_bits.h"
+#include "route_fabric.h"
+
+namespace ftclos::cli {
+namespace {
+
+struct PathBitsOptions {
+  std::string file;
+  std::string scheme;
+  int lmc = 0;
+};
+
+// Returns the exit code.
+int run(const PathBitsOptions& options) {
+  Result<Fabric> fabric = read_netfile(options.file);
+  if (!fabric.ok()) {
+    fmt::print(stderr, "ftclos pathbits: {}\n", fabric.status().message());
+    return 2;
+  }
+  bool bad_input = false;
+  Result<RoutedFabric> routed = route_fabric(*fabric, options.scheme, options.lmc, &bad_input);
+  if (!routed.ok()) {
+    fmt::print(stderr, "ftclos pathbits: {}\n", routed.status().message());
+    return bad_input ? 2 : 1;
+  }
+  fmt::print("{}", write_path_bits(*fabric, routed->routing));
+  return 0;
+}
+
+}  // namespace
+
+void add_pathbits(CLI::App& app) {
+  auto options = std::make_shared<PathBitsOptions>();
+  CLI::App* sub = app.add_subcommand("pathbits", "Print the path bits a scheme gives every CA port");
+  sub->add_option("FILE", options->file, "Fabric in ibnetdiscover / ibsim net-file format")->required();
+  sub->add_option("--scheme", options->scheme, "Routing scheme (auto, dmodk, updown, ...)")->required();
+  sub->add_option("--lmc", options->lmc, "LMC the subnet runs with (default 0)")->check(CLI::Range(0, 7));
+  sub->callback([options] { set_exit_code(run(*options)); });
+}
+
+}  // namespace ftclos::cli

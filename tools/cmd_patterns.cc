@@ -1,0 +1,144 @@
+// `ftclos patterns TOPO --scheme S[,S2..] [--lmc L] --pattern NAME[:params]...
+// [--instances N] [--seed S] [--offset K | --all-offsets]`: how the traffic
+// patterns of Yuan et al. §VI (and the classic permutations) load a fabric
+// routed by each scheme: mean performance ratio MLOAD/OPTU with its range,
+// MLOAD, OPTU and the ORCS per-flow bandwidth, plus the effective bisection
+// bandwidth (lib/pattern_load.h has the definitions).
+#include <fmt/format.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "commands.h"
+#include "detect.h"
+#include "netfile.h"
+#include "pattern_load.h"
+#include "patterns.h"
+
+namespace ftclos::cli {
+namespace {
+
+struct PatternsOptions {
+  std::string file;
+  std::vector<std::string> schemes;
+  int lmc = -1;  // -1: what each scheme needs
+  std::vector<std::string> patterns;
+  int instances = 0;
+  uint64_t seed = 1;
+  int offset = -1;  // -1: the scheme's own offsets
+  bool all_offsets = false;
+};
+
+std::string family_of(const Detection& detection) {
+  if (detection.families.empty()) return fmt::format("unknown ({})", detection.unknown_reason);
+  const FamilyMatch& family = detection.families.front();
+  std::string text = family.name;
+  for (const FamilyParam& param : family.params) {
+    std::string values;
+    for (int v : param.values) values += (values.empty() ? "" : ",") + std::to_string(v);
+    text += fmt::format(" {}={}", param.key, values);
+  }
+  return text + (detection.degraded() ? " (degraded)" : "");
+}
+
+std::string offsets_text(const OffsetChoice& offsets) {
+  switch (offsets.mode) {
+    case OffsetChoice::Mode::kFixed: return fmt::format("offset {}", offsets.offset);
+    case OffsetChoice::Mode::kPathBits: return "path bits";
+    case OffsetChoice::Mode::kAllOffsets: return "all offsets, split evenly";
+  }
+  return "";
+}
+
+void print_row(const std::string& scheme, const PatternStats& s) {
+  fmt::print("{:<22} {:<11} {:>6.3f} ({:.3f}-{:.3f}) {:>7.3f} {:>8.2f} {:>7.2f} {:>8.3f}\n", s.pattern, scheme,
+             s.ratio.mean, s.ratio.min, s.ratio.max, s.ratio.stddev, s.mload.mean, s.optu.mean,
+             s.flow_bandwidth.mean);
+}
+
+int run(const PatternsOptions& options) {
+  std::vector<PatternSpec> patterns;
+  bool has_bisection = false;
+  for (const std::string& text : options.patterns) {
+    Result<PatternSpec> spec = parse_pattern(text);
+    if (!spec.ok()) {
+      fmt::print(stderr, "ftclos patterns: {}\n", spec.status().message());
+      return 2;
+    }
+    has_bisection |= spec->name == "bisection";
+    patterns.push_back(*spec);
+  }
+  if (!has_bisection) patterns.push_back(*parse_pattern("bisection"));  // effective bisection bandwidth
+  Result<Fabric> fabric = read_netfile(options.file);
+  if (!fabric.ok()) {
+    fmt::print(stderr, "ftclos patterns: {}\n", fabric.status().message());
+    return 2;
+  }
+  const Detection detection = detect(*fabric);
+  const OptuBasis basis = optu_basis(detection);
+  fmt::print("fabric: {}, {} CAs\n", family_of(detection), pattern_hosts(*fabric).size());
+  fmt::print("OPTU: {}\n", basis == OptuBasis::kBaseload
+                               ? "baseload, exact on a full fat-tree (Corollary 1)"
+                               : "max(baseload, sub-tree cut), a lower bound: ratios are upper bounds");
+  std::vector<std::pair<std::string, SchemeTables>> routed;
+  for (const std::string& name : options.schemes) {
+    Result<SchemeTables> tables = route_scheme(*fabric, detection, name, options.lmc);
+    if (!tables.ok()) {
+      fmt::print(stderr, "ftclos patterns: {}\n", tables.status().message());
+      return 1;
+    }
+    if (options.all_offsets) tables->offsets = {OffsetChoice::Mode::kAllOffsets, 0, {}};
+    if (options.offset >= 0) tables->offsets = {OffsetChoice::Mode::kFixed, options.offset, {}};
+    fmt::print("scheme {}: LMC {}, {}\n", name, tables->lids.lmc, offsets_text(tables->offsets));
+    for (const std::string& note : tables->notes) fmt::print("  note: {}\n", note);
+    routed.emplace_back(name, std::move(*tables));
+  }
+  fmt::print("\n{:<22} {:<11} {:>6} {:<13} {:>7} {:>8} {:>7} {:>8}\n", "pattern", "scheme", "ratio", "(min-max)", "sd",
+             "MLOAD", "OPTU", "flow BW");
+  long undelivered = 0;
+  for (const PatternSpec& pattern : patterns) {
+    for (const auto& [name, tables] : routed) {
+      const LoadInput input{*fabric, tables.lids, tables.routing.lfts, tables.offsets};
+      Result<PatternStats> stats =
+          evaluate_pattern(input, detection.levels, basis, pattern, {options.instances, options.seed});
+      if (!stats.ok()) {
+        fmt::print(stderr, "ftclos patterns: {}\n", stats.status().message());
+        return 2;
+      }
+      print_row(name, *stats);
+      undelivered += stats->undelivered;
+    }
+  }
+  fmt::print("\nratio: mean over instances (32 for random patterns unless --instances), sd its standard deviation;\n"
+             "flow BW: mean per-flow bandwidth (ORCS); on `bisection` the effective bisection bandwidth.\n");
+  if (undelivered > 0) {
+    fmt::print(stderr, "ftclos patterns: {} SD pairs were not delivered; the loads leave them out\n", undelivered);
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace
+
+void add_patterns(CLI::App& app) {
+  auto options = std::make_shared<PatternsOptions>();
+  std::string help = "Traffic pattern NAME[:params], repeatable:";
+  for (const PatternHelp& pattern : pattern_help()) help += fmt::format("\n  {:<20} {}", pattern.usage, pattern.what);
+  CLI::App* sub = app.add_subcommand("patterns", "Performance ratios of traffic patterns under routing schemes");
+  sub->add_option("TOPO", options->file, "Fabric in ibnetdiscover / ibsim net-file format")->required();
+  sub->add_option("--scheme", options->schemes, "Routing schemes, comma-separated")->required()->delimiter(',');
+  sub->add_option("--lmc", options->lmc, "LMC (default: what each scheme needs, as far as the LIDs allow)")
+      ->check(CLI::Range(0, 7));
+  sub->add_option("--pattern", options->patterns, help)->required();
+  sub->add_option("--instances", options->instances, "Instances per random pattern (default 32, as in §VI)")
+      ->check(CLI::PositiveNumber);
+  sub->add_option("--seed", options->seed, "Seed of the random instances (default 1)");
+  CLI::Option* offset =
+      sub->add_option("--offset", options->offset, "Every source uses this LID offset")->check(CLI::Range(0, 127));
+  sub->add_flag("--all-offsets", options->all_offsets, "Every source splits its traffic over all offsets")
+      ->excludes(offset);
+  sub->callback([options] { set_exit_code(run(*options)); });
+}
+
+}  // namespace ftclos::cli

@@ -1,7 +1,10 @@
-// Channel loads of traffic matrices (pattern_load.h). Each SD pair is walked
-// through the LFTs over flat per-channel arrays: a walk is a handful of
-// lookups per hop, so even all-to-all on 1,024 hosts (a million pairs) takes
-// well under a second and no per-(switch, LID) memo is needed.
+// Channel loads of traffic matrices (pattern_load.h). Sub-flows are taken
+// destination by destination and grouped by (LID offset, first switch): the
+// flows of one leaf to one LID share their path past the CA link, so each
+// group is walked through the LFTs once, over flat per-channel arrays. A
+// dense matrix then costs about one walk per (leaf, destination LID) rather
+// than one per SD pair (all-to-all on 1,024 hosts: 128 x 1,024 walks, not a
+// million).
 #include "pattern_load.h"
 
 #include <fmt/format.h>
@@ -30,22 +33,24 @@ struct ChannelMap {
   }
 };
 
-// Walks the packet of CA `source` to `dlid`, owned by `target`, calling
-// visit(channel) for every egress on the way; false when it is not delivered.
+// Walks from switch `from` toward `dlid`, owned by `target`, calling
+// visit(channel) for every egress on the way; false when it is not delivered
+// (no route, a dead port, the wrong CA, a loop).
 template <class Visit>
-bool walk(const Fabric& fabric, const ChannelMap& map, const Lfts& lfts, int source, int target, int dlid,
-          Visit&& visit) {
-  int channel = map.first_channel[source] + 1;
+bool walk_from(const Fabric& fabric, const ChannelMap& map, const Lfts& lfts, int from, int target, int dlid,
+               Visit&& visit) {
+  int node = from;
   for (int hops = 0; hops <= map.switches; ++hops) {
+    const std::vector<uint8_t>& row = lfts.port[node];
+    const uint8_t port = dlid < static_cast<int>(row.size()) ? row[dlid] : kNoPath;
+    if (port == kNoPath || port == 0 || port > fabric.node(node).num_ports) return false;
+    const int channel = map.first_channel[node] + port;
     visit(channel);
-    const int next = map.peer[channel];
-    if (next == target) return true;
-    if (next < 0 || !fabric.node(next).is_switch()) return false;  // dead port or the wrong CA
-    const uint8_t port = lfts.port[next][dlid];
-    if (port == kNoPath || port == 0 || port > fabric.node(next).num_ports) return false;
-    channel = map.first_channel[next] + port;
+    node = map.peer[channel];
+    if (node == target) return true;
+    if (node < 0 || !fabric.node(node).is_switch()) return false;
   }
-  return false;  // a loop
+  return false;
 }
 
 // The (offset, share) pairs a source splits its traffic into.
@@ -67,15 +72,51 @@ Split split_of(const OffsetChoice& offsets, const LidMap& lids, int source) {
   return {};
 }
 
-// Calls f(source node, target node, dlid, amount) for every sub-flow of tm.
-template <class F>
-void for_each_subflow(const LoadInput& input, const TrafficMatrix& tm, const std::vector<int>& hosts, F&& f) {
-  for (const Flow& flow : tm.flows) {
-    const int source = hosts[flow.src], target = hosts[flow.dst];
-    const Split split = split_of(input.offsets, input.lids, source);
-    for (int o = 0; o < split.count; ++o)
-      f(source, target, input.lids.base[target] + (split.first + o) % input.lids.lids_per_ca(),
-        flow.amount * split.share);
+// Where a sub-flow goes past its CA link.
+constexpr int kDelivered = -1;  // the CA link ends at the destination
+constexpr int kDead = -2;       // uncabled, or cabled to another CA
+
+// Visits the sub-flows of tm destination by destination. For each sub-flow
+// sub(flow, ca_channel, entry, slot, amount), entry being the switch past the
+// CA link (or kDelivered, kDead) and slot its LID offset; after a
+// destination's sub-flows, group(entry, target, dlid, slot) once per distinct
+// (slot, entry switch) among them.
+template <class Sub, class Group>
+void by_destination(const LoadInput& input, const ChannelMap& map, const TrafficMatrix& tm,
+                    const std::vector<int>& hosts, Sub&& sub, Group&& group) {
+  const Fabric& fabric = input.fabric;
+  const int nodes = fabric.size(), slots = input.lids.lids_per_ca();
+  std::vector<int> first(tm.hosts + 1, 0), order(tm.flows.size());  // counting sort by destination
+  for (const Flow& flow : tm.flows) ++first[flow.dst + 1];
+  std::partial_sum(first.begin(), first.end(), first.begin());
+  std::vector<int> next = first;
+  for (size_t i = 0; i < tm.flows.size(); ++i) order[next[tm.flows[i].dst]++] = static_cast<int>(i);
+
+  std::vector<bool> seen(static_cast<size_t>(slots) * nodes, false);
+  std::vector<int> touched;
+  for (int d = 0; d < tm.hosts; ++d) {
+    const int target = hosts[d];
+    for (int k = first[d]; k < first[d + 1]; ++k) {
+      const Flow& flow = tm.flows[order[k]];
+      const int source = hosts[flow.src];
+      const int ca = map.first_channel[source] + 1;
+      const int peer = map.peer[ca];
+      const int entry = peer == target ? kDelivered : peer < 0 || !fabric.node(peer).is_switch() ? kDead : peer;
+      const Split split = split_of(input.offsets, input.lids, source);
+      for (int o = 0; o < split.count; ++o) {
+        const int slot = (split.first + o) % slots;
+        sub(order[k], ca, entry, slot, flow.amount * split.share);
+        if (entry >= 0 && !seen[static_cast<size_t>(slot) * nodes + entry]) {
+          seen[static_cast<size_t>(slot) * nodes + entry] = true;
+          touched.push_back(slot * nodes + entry);
+        }
+      }
+    }
+    for (int key : touched) {
+      group(key % nodes, target, input.lids.base[target] + key / nodes, key / nodes);
+      seen[key] = false;
+    }
+    touched.clear();
   }
 }
 
@@ -153,25 +194,26 @@ OptuBasis optu_basis(const Detection& detection) {
 ChannelLoads channel_loads(const LoadInput& input, const TrafficMatrix& tm, const std::vector<int>& hosts) {
   const ChannelMap map(input.fabric);
   ChannelLoads out{map.first_channel, std::vector<double>(map.peer.size(), 0), 0};
-  for_each_subflow(input, tm, hosts, [&](int source, int target, int dlid, double amount) {
-    if (!walk(input.fabric, map, input.lfts, source, target, dlid, [&](int c) { out.load[c] += amount; }))
-      ++out.undelivered;
-  });
+  const int nodes = input.fabric.size();
+  std::vector<double> amount(static_cast<size_t>(input.lids.lids_per_ca()) * nodes, 0);  // per (slot, entry)
+  std::vector<long> count(amount.size(), 0);
+  by_destination(
+      input, map, tm, hosts,
+      [&](size_t, int ca, int entry, int slot, double a) {
+        out.load[ca] += a;
+        if (entry == kDead) ++out.undelivered;
+        if (entry < 0) return;
+        amount[static_cast<size_t>(slot) * nodes + entry] += a;
+        ++count[static_cast<size_t>(slot) * nodes + entry];
+      },
+      [&](int entry, int target, int dlid, int slot) {
+        const size_t key = static_cast<size_t>(slot) * nodes + entry;
+        if (!walk_from(input.fabric, map, input.lfts, entry, target, dlid, [&](int c) { out.load[c] += amount[key]; }))
+          out.undelivered += count[key];
+        amount[key] = 0;
+        count[key] = 0;
+      });
   return out;
-}
-
-void for_each_path(const LoadInput& input, const TrafficMatrix& tm, const std::vector<int>& hosts,
-                   const std::function<void(size_t flow, double amount, const std::vector<int>& path)>& visit) {
-  const ChannelMap map(input.fabric);
-  std::vector<int> path;
-  size_t flow = 0, subflow = 0;
-  const int per_flow = input.offsets.mode == OffsetChoice::Mode::kAllOffsets ? input.lids.lids_per_ca() : 1;
-  for_each_subflow(input, tm, hosts, [&](int source, int target, int dlid, double amount) {
-    path.clear();
-    if (walk(input.fabric, map, input.lfts, source, target, dlid, [&](int c) { path.push_back(c); }))
-      visit(flow, amount, path);
-    if (++subflow % per_flow == 0) ++flow;
-  });
 }
 
 PatternLoad pattern_load(const LoadInput& input, const Levels& levels, OptuBasis basis, const TrafficMatrix& tm,
@@ -191,13 +233,36 @@ PatternLoad pattern_load(const LoadInput& input, const Levels& levels, OptuBasis
   if (basis == OptuBasis::kLowerBound) out.optu = std::max(out.optu, cut_bound(input.fabric, levels, tm, hosts));
   out.ratio = out.optu > 0 ? out.mload / out.optu : 0;
 
-  // ORCS bandwidth: each sub-flow runs at amount / (busiest channel on its path).
+  // ORCS bandwidth: each sub-flow runs at amount / (busiest channel on its
+  // path); the busiest channel past the CA link is found once per group.
+  const ChannelMap map(input.fabric);
+  const int nodes = input.fabric.size();
   std::vector<double> bandwidth(tm.flows.size(), 0);
-  for_each_path(input, tm, hosts, [&](size_t flow, double amount, const std::vector<int>& path) {
-    double busiest = 0;
-    for (int c : path) busiest = std::max(busiest, loads.load[c]);
-    bandwidth[flow] += amount / busiest;
-  });
+  std::vector<double> busiest(static_cast<size_t>(input.lids.lids_per_ca()) * nodes, 0);
+  // The destination `busiest` holds: d when delivered, -2 - d when not, -1 for none yet.
+  std::vector<int> stamp(busiest.size(), -1);
+  by_destination(
+      input, map, tm, hosts,
+      [&](size_t flow, int ca, int entry, int slot, double a) {
+        double most = loads.load[ca];
+        if (entry == kDead) return;
+        if (entry >= 0) {
+          const size_t key = static_cast<size_t>(slot) * nodes + entry;
+          const Flow& f = tm.flows[flow];
+          if (stamp[key] != f.dst && stamp[key] != -2 - f.dst) {
+            double path = 0;
+            const bool delivered = walk_from(input.fabric, map, input.lfts, entry, hosts[f.dst],
+                                             input.lids.base[hosts[f.dst]] + slot,
+                                             [&](int c) { path = std::max(path, loads.load[c]); });
+            busiest[key] = path;
+            stamp[key] = delivered ? f.dst : -2 - f.dst;
+          }
+          if (stamp[key] < 0) return;
+          most = std::max(most, busiest[key]);
+        }
+        bandwidth[flow] += a / most;
+      },
+      [](int, int, int, int) {});
   double total = 0;
   for (size_t i = 0; i < tm.flows.size(); ++i) total += bandwidth[i] / tm.flows[i].amount;
   out.flow_bandwidth = tm.flows.empty() ? 0 : total / static_cast<double>(tm.flows.size());

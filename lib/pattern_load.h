@@ -21,7 +21,6 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -79,12 +78,6 @@ struct ChannelLoads {
   int channel_index(PortRef port) const { return first_channel[port.node] + port.port; }
 };
 ChannelLoads channel_loads(const LoadInput& input, const TrafficMatrix& tm, const std::vector<int>& hosts);
-
-/// Calls visit(flow index, amount, path) for every delivered sub-flow of tm
-/// (one per offset when split), the path as channel indices in the numbering
-/// of ChannelLoads, CA links included.
-void for_each_path(const LoadInput& input, const TrafficMatrix& tm, const std::vector<int>& hosts,
-                   const std::function<void(size_t flow, double amount, const std::vector<int>& path)>& visit);
 
 /// Mean, extremes and (sample) standard deviation of a series.
 struct Spread {

@@ -237,16 +237,16 @@ void print_summary(const Fabric& fabric, const Detection& detection, const Table
   fmt::print("worst-case contention: {:g}{}\n", contention.worst_case, contention.exact ? "" : " (a bound)");
   if (!contention.links.empty()) {
     const Node& sw = fabric.node(contention.worst_link.node);
-    fmt::print("worst link: \"{}\" port {} ({})\n", sw.name, contention.worst_link.port, format_guid(sw.guid));
+    fmt::print("worst link: \"{}\" port {} ({})\n", sw.display_name(), contention.worst_link.port, format_guid(sw.guid));
   }
   std::vector<std::string> witness;
   for (size_t i = 0; i < std::min(kWitnessShown, contention.witness.size()); ++i)
-    witness.push_back(fmt::format("{} -> {}", fabric.node(contention.witness[i].first).name,
-                                  fabric.node(contention.witness[i].second).name));
+    witness.push_back(fmt::format("{} -> {}", fabric.node(contention.witness[i].first).display_name(),
+                                  fabric.node(contention.witness[i].second).display_name()));
   fmt::print("witness ({} of {} pairs): {}\n", witness.size(), contention.witness.size(), fmt::join(witness, ", "));
   fmt::print("nonblocking: {}\n", nonblocking(contention) ? "yes" : "no");
   if (full_fat_tree(detection))
-    fmt::print("oblivious ratio: {:g} (full fat-tree: the optimum is 1)\n", contention.worst_case);
+    fmt::print("oblivious ratio: {:g} (full fat-tree: OPTU = baseload, Corollary 1)\n", contention.worst_case);
   else
     fmt::print("oblivious ratio: n/a (not a full fat-tree, the optimum is not known)\n");
   fmt::print("SD pairs per channel (pairs:channels), by level and direction:\n");
@@ -293,12 +293,12 @@ nlohmann::json audit_json(const Fabric& fabric, const Detection& detection, cons
   }
   auto channel = [&](PortRef port) {
     const Node& sw = fabric.node(port.node);
-    return json{{"switch", sw.name}, {"guid", format_guid(sw.guid)}, {"port", port.port}};
+    return json{{"switch", sw.display_name()}, {"guid", format_guid(sw.guid)}, {"port", port.port}};
   };
   out["worst_link"] = contention.links.empty() ? json(nullptr) : channel(contention.worst_link);
   json witness = json::array();
   for (const auto& [source, destination] : contention.witness)
-    witness.push_back({fabric.node(source).name, fabric.node(destination).name});
+    witness.push_back({fabric.node(source).display_name(), fabric.node(destination).display_name()});
   out["witness"] = std::move(witness);
   json links = json::array();
   for (const LinkLoad& link : contention.links) {

@@ -19,6 +19,7 @@ cleanup_ibsims() {
 start_ibsim() {
   local sock=$1 fabric=$2 log=$3
   shift 3
+  : >"$log"
   IBSIM_SOCKNAME=$sock ibsim -s -n "$@" "$fabric" >"$log" 2>&1 &
   IBSIM_PIDS+=($!)
   for _ in $(seq 1 100); do

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <functional>
+#include <string_view>
 #include <vector>
 
 #include "routing.h"
@@ -29,6 +30,25 @@ struct LabelRule {
 /// up/down. On a degraded fabric, entries the missing cables and switches
 /// break move to up/down ports that still deliver (Routing::rerouted).
 Routing route_by_labels(const RoutingInput& input, const LabelRule& rule);
+
+/// Source classes made of a source's digits at levels 1..h-1, lowest level
+/// first: level l contributes values[l] values, as far as 2^lmc LIDs reach;
+/// where they run out a level keeps its digit modulo what is left (1: none).
+struct DigitClasses {
+  DigitClasses(const std::vector<int>& values, int lids_per_ca);
+
+  int classes = 1;  // classes that fit the LIDs
+  long full = 1;    // classes the rule wants
+  std::vector<int> radix, place;
+
+  int class_of(const std::vector<int>& source) const;
+  /// The level-l digit class c holds.
+  int digit(int c, int level) const { return c / place[level] % radix[level]; }
+};
+
+/// Fails unless the fabric has PGFT labels, single cables and one port per
+/// host: what the source-digit schemes (nonblocking, osrm, mlid) need.
+Status require_single_cable_tree(const RoutingInput& input, std::string_view scheme);
 
 /// Smallest b with 2^b >= n: the LMC that gives n LIDs per CA.
 int ceil_log2(long n);

@@ -1,10 +1,9 @@
 // Channel loads of traffic matrices (pattern_load.h). Sub-flows are taken
-// destination by destination and grouped by (LID offset, first switch): the
-// flows of one leaf to one LID share their path past the CA link, so each
-// group is walked through the LFTs once, over flat per-channel arrays. A
-// dense matrix then costs about one walk per (leaf, destination LID) rather
-// than one per SD pair (all-to-all on 1,024 hosts: 128 x 1,024 walks, not a
-// million).
+// destination LID by destination LID: the LFT entries for one LID form a tree
+// toward its owner, so the traffic entering it is pushed down the tree once,
+// switch by switch, farthest first, and each switch's hop toward the LID is
+// looked up once per LID (memoized). A dense matrix then costs about one visit
+// per (switch, destination LID) instead of one walk per SD pair.
 #include "pattern_load.h"
 
 #include <fmt/format.h>
@@ -20,38 +19,79 @@ namespace {
 struct ChannelMap {
   std::vector<int> first_channel;
   std::vector<int> peer;
-  int switches = 0;
 
   explicit ChannelMap(const Fabric& fabric) : first_channel(fabric.size() + 1, 0) {
-    for (int i = 0; i < fabric.size(); ++i) {
-      first_channel[i + 1] = first_channel[i] + fabric.node(i).num_ports + 1;
-      switches += fabric.node(i).is_switch();
-    }
+    for (int i = 0; i < fabric.size(); ++i) first_channel[i + 1] = first_channel[i] + fabric.node(i).num_ports + 1;
     peer.assign(first_channel.back(), -1);
     for (int i = 0; i < fabric.size(); ++i)
       for (int p = 1; p <= fabric.node(i).num_ports; ++p) peer[first_channel[i] + p] = fabric.node(i).ports[p].peer.node;
   }
 };
 
-// Walks from switch `from` toward `dlid`, owned by `target`, calling
-// visit(channel) for every egress on the way; false when it is not delivered
-// (no route, a dead port, the wrong CA, a loop).
-template <class Visit>
-bool walk_from(const Fabric& fabric, const ChannelMap& map, const Lfts& lfts, int from, int target, int dlid,
-               Visit&& visit) {
-  int node = from;
-  for (int hops = 0; hops <= map.switches; ++hops) {
-    const std::vector<uint8_t>& row = lfts.port[node];
-    const uint8_t port = dlid < static_cast<int>(row.size()) ? row[dlid] : kNoPath;
-    if (port == kNoPath || port == 0 || port > fabric.node(node).num_ports) return false;
-    const int channel = map.first_channel[node] + port;
-    visit(channel);
-    node = map.peer[channel];
-    if (node == target) return true;
-    if (node < 0 || !fabric.node(node).is_switch()) return false;
+// The forwarding tree of one LID, resolved lazily from the switches traffic
+// enters at: per switch its out channel and hops to the owner, or that it
+// never gets there (no route, a dead port, the wrong CA, a loop).
+class LidTree {
+ public:
+  LidTree(const Fabric& fabric, const ChannelMap& map, const Lfts& lfts)
+      : fabric_(fabric), map_(map), lfts_(lfts), stamp_(fabric.size(), -1), out_(fabric.size()),
+        hops_(fabric.size()) {}
+
+  /// Starts on another LID.
+  void reset(int target, int dlid) {
+    target_ = target;
+    dlid_ = dlid;
+    ++generation_;
   }
-  return false;
-}
+  int dlid() const { return dlid_; }
+  int target() const { return target_; }
+
+  /// Hops from switch x to the owner, 0 when it never gets there.
+  int hops(int x) {
+    if (stamp_[x] != generation_) resolve(x);
+    return hops_[x];
+  }
+  /// The channel out of a switch whose hops() is positive.
+  int out(int x) const { return out_[x]; }
+
+ private:
+  static constexpr int kOnPath = -2;  // hops_ of a switch being resolved: reaching it again is a loop
+
+  void resolve(int from) {
+    path_.clear();
+    int after = -1;  // hops to go after the path's last switch: 0 at the owner, -1 when lost
+    for (int x = from;;) {
+      if (stamp_[x] == generation_) {  // resolved before, or on this path (a loop)
+        after = hops_[x] > 0 ? hops_[x] : -1;
+        break;
+      }
+      stamp_[x] = generation_;
+      hops_[x] = kOnPath;
+      path_.push_back(x);
+      const std::vector<uint8_t>& row = lfts_.port[x];
+      const uint8_t port = dlid_ < static_cast<int>(row.size()) ? row[dlid_] : kNoPath;
+      if (port == kNoPath || port == 0 || port > fabric_.node(x).num_ports) break;
+      out_[x] = map_.first_channel[x] + port;
+      const int next = map_.peer[out_[x]];
+      if (next == target_) {
+        after = 0;
+        break;
+      }
+      if (next < 0 || !fabric_.node(next).is_switch()) break;
+      x = next;
+    }
+    for (auto it = path_.rbegin(); it != path_.rend(); ++it) {
+      after = after < 0 ? -1 : after + 1;
+      hops_[*it] = std::max(after, 0);
+    }
+  }
+
+  const Fabric& fabric_;
+  const ChannelMap& map_;
+  const Lfts& lfts_;
+  std::vector<int> stamp_, out_, hops_, path_;
+  int generation_ = 0, target_ = -1, dlid_ = 0;
+};
 
 // The (offset, share) pairs a source splits its traffic into.
 struct Split {
@@ -76,26 +116,36 @@ Split split_of(const OffsetChoice& offsets, const LidMap& lids, int source) {
 constexpr int kDelivered = -1;  // the CA link ends at the destination
 constexpr int kDead = -2;       // uncabled, or cabled to another CA
 
-// Visits the sub-flows of tm destination by destination. For each sub-flow
-// sub(flow, ca_channel, entry, slot, amount), entry being the switch past the
-// CA link (or kDelivered, kDead) and slot its LID offset; after a
-// destination's sub-flows, group(entry, target, dlid, slot) once per distinct
-// (slot, entry switch) among them.
-template <class Sub, class Group>
+// A sub-flow: its flow, CA channel, the switch past it (or kDelivered,
+// kDead), its LID offset and amount.
+struct Subflow {
+  int flow, ca, entry, slot;
+  double amount;
+};
+
+// Visits the traffic destination LID by destination LID: for each
+// destination, before(sub) for each of its sub-flows, then lid(tree, entries)
+// per LID offset used, with `tree` reset to that LID and `entries` the
+// distinct switches its sub-flows enter at, then after(sub) for each again.
+template <class Before, class Lid, class After>
 void by_destination(const LoadInput& input, const ChannelMap& map, const TrafficMatrix& tm,
-                    const std::vector<int>& hosts, Sub&& sub, Group&& group) {
+                    const std::vector<int>& hosts, Before&& before, Lid&& lid, After&& after) {
   const Fabric& fabric = input.fabric;
-  const int nodes = fabric.size(), slots = input.lids.lids_per_ca();
+  const int slots = input.lids.lids_per_ca();
   std::vector<int> first(tm.hosts + 1, 0), order(tm.flows.size());  // counting sort by destination
   for (const Flow& flow : tm.flows) ++first[flow.dst + 1];
   std::partial_sum(first.begin(), first.end(), first.begin());
   std::vector<int> next = first;
   for (size_t i = 0; i < tm.flows.size(); ++i) order[next[tm.flows[i].dst]++] = static_cast<int>(i);
 
-  std::vector<bool> seen(static_cast<size_t>(slots) * nodes, false);
-  std::vector<int> touched;
+  LidTree tree(fabric, map, input.lfts);
+  std::vector<Subflow> subflows;
+  std::vector<std::vector<int>> entries(slots);
+  std::vector<int> seen(static_cast<size_t>(slots) * fabric.size(), -1);  // destination that listed the entry
   for (int d = 0; d < tm.hosts; ++d) {
+    if (first[d] == first[d + 1]) continue;
     const int target = hosts[d];
+    subflows.clear();
     for (int k = first[d]; k < first[d + 1]; ++k) {
       const Flow& flow = tm.flows[order[k]];
       const int source = hosts[flow.src];
@@ -105,18 +155,21 @@ void by_destination(const LoadInput& input, const ChannelMap& map, const Traffic
       const Split split = split_of(input.offsets, input.lids, source);
       for (int o = 0; o < split.count; ++o) {
         const int slot = (split.first + o) % slots;
-        sub(order[k], ca, entry, slot, flow.amount * split.share);
-        if (entry >= 0 && !seen[static_cast<size_t>(slot) * nodes + entry]) {
-          seen[static_cast<size_t>(slot) * nodes + entry] = true;
-          touched.push_back(slot * nodes + entry);
+        subflows.push_back({order[k], ca, entry, slot, flow.amount * split.share});
+        if (entry >= 0 && seen[static_cast<size_t>(slot) * fabric.size() + entry] != d) {
+          seen[static_cast<size_t>(slot) * fabric.size() + entry] = d;
+          entries[slot].push_back(entry);
         }
       }
     }
-    for (int key : touched) {
-      group(key % nodes, target, input.lids.base[target] + key / nodes, key / nodes);
-      seen[key] = false;
+    for (const Subflow& sub : subflows) before(sub);
+    for (int slot = 0; slot < slots; ++slot) {
+      if (entries[slot].empty()) continue;
+      tree.reset(target, input.lids.base[target] + slot);
+      lid(tree, entries[slot]);
+      entries[slot].clear();
     }
-    touched.clear();
+    for (const Subflow& sub : subflows) after(sub);
   }
 }
 
@@ -195,24 +248,50 @@ ChannelLoads channel_loads(const LoadInput& input, const TrafficMatrix& tm, cons
   const ChannelMap map(input.fabric);
   ChannelLoads out{map.first_channel, std::vector<double>(map.peer.size(), 0), 0};
   const int nodes = input.fabric.size();
-  std::vector<double> amount(static_cast<size_t>(input.lids.lids_per_ca()) * nodes, 0);  // per (slot, entry)
-  std::vector<long> count(amount.size(), 0);
+  // Per (offset, switch): traffic entering there and its sub-flow count; per
+  // switch the traffic passing through while a tree is pushed.
+  std::vector<double> entering(static_cast<size_t>(input.lids.lids_per_ca()) * nodes, 0), through(nodes, 0);
+  std::vector<long> count(entering.size(), 0);
+  std::vector<std::vector<int>> by_hops;  // switches of the tree by hops to go
   by_destination(
       input, map, tm, hosts,
-      [&](size_t, int ca, int entry, int slot, double a) {
-        out.load[ca] += a;
-        if (entry == kDead) ++out.undelivered;
-        if (entry < 0) return;
-        amount[static_cast<size_t>(slot) * nodes + entry] += a;
-        ++count[static_cast<size_t>(slot) * nodes + entry];
+      [&](const Subflow& sub) {
+        out.load[sub.ca] += sub.amount;
+        if (sub.entry == kDead) ++out.undelivered;
+        if (sub.entry < 0) return;
+        entering[static_cast<size_t>(sub.slot) * nodes + sub.entry] += sub.amount;
+        ++count[static_cast<size_t>(sub.slot) * nodes + sub.entry];
       },
-      [&](int entry, int target, int dlid, int slot) {
-        const size_t key = static_cast<size_t>(slot) * nodes + entry;
-        if (!walk_from(input.fabric, map, input.lfts, entry, target, dlid, [&](int c) { out.load[c] += amount[key]; }))
-          out.undelivered += count[key];
-        amount[key] = 0;
-        count[key] = 0;
-      });
+      [&](LidTree& tree, const std::vector<int>& entries) {
+        const size_t slot_base = static_cast<size_t>(tree.dlid() - input.lids.base[tree.target()]) * nodes;
+        for (int x : entries) {
+          const int hops = tree.hops(x);
+          if (hops == 0) {
+            out.undelivered += count[slot_base + x];
+          } else {
+            if (static_cast<int>(by_hops.size()) <= hops) by_hops.resize(hops + 1);
+            if (through[x] == 0) by_hops[hops].push_back(x);
+            through[x] += entering[slot_base + x];
+          }
+          entering[slot_base + x] = 0;
+          count[slot_base + x] = 0;
+        }
+        // Farthest first: a switch has all its traffic before it passes it on.
+        for (int hops = static_cast<int>(by_hops.size()) - 1; hops >= 1; --hops) {
+          for (int x : by_hops[hops]) {
+            const int c = tree.out(x);
+            out.load[c] += through[x];
+            const int next = map.peer[c];
+            if (hops > 1) {
+              if (through[next] == 0) by_hops[hops - 1].push_back(next);
+              through[next] += through[x];
+            }
+            through[x] = 0;
+          }
+          by_hops[hops].clear();
+        }
+      },
+      [](const Subflow&) {});
   return out;
 }
 
@@ -233,36 +312,46 @@ PatternLoad pattern_load(const LoadInput& input, const Levels& levels, OptuBasis
   if (basis == OptuBasis::kLowerBound) out.optu = std::max(out.optu, cut_bound(input.fabric, levels, tm, hosts));
   out.ratio = out.optu > 0 ? out.mload / out.optu : 0;
 
-  // ORCS bandwidth: each sub-flow runs at amount / (busiest channel on its
-  // path); the busiest channel past the CA link is found once per group.
+  // ORCS bandwidth: a sub-flow runs at amount / (busiest channel on its
+  // path); per LID the busiest channel from each switch on is memoized.
   const ChannelMap map(input.fabric);
   const int nodes = input.fabric.size();
   std::vector<double> bandwidth(tm.flows.size(), 0);
-  std::vector<double> busiest(static_cast<size_t>(input.lids.lids_per_ca()) * nodes, 0);
-  // The destination `busiest` holds: d when delivered, -2 - d when not, -1 for none yet.
-  std::vector<int> stamp(busiest.size(), -1);
+  std::vector<double> busiest(static_cast<size_t>(input.lids.lids_per_ca()) * nodes, -1);  // -1: undelivered
+  std::vector<double> from(nodes);  // busiest channel from a switch on, for the LID numbered in from_lid
+  std::vector<int> from_lid(nodes, -1), stack;
+  int lid_number = 0;
   by_destination(
-      input, map, tm, hosts,
-      [&](size_t flow, int ca, int entry, int slot, double a) {
-        double most = loads.load[ca];
-        if (entry == kDead) return;
-        if (entry >= 0) {
-          const size_t key = static_cast<size_t>(slot) * nodes + entry;
-          const Flow& f = tm.flows[flow];
-          if (stamp[key] != f.dst && stamp[key] != -2 - f.dst) {
-            double path = 0;
-            const bool delivered = walk_from(input.fabric, map, input.lfts, entry, hosts[f.dst],
-                                             input.lids.base[hosts[f.dst]] + slot,
-                                             [&](int c) { path = std::max(path, loads.load[c]); });
-            busiest[key] = path;
-            stamp[key] = delivered ? f.dst : -2 - f.dst;
+      input, map, tm, hosts, [](const Subflow&) {},
+      [&](LidTree& tree, const std::vector<int>& entries) {
+        const size_t slot_base = static_cast<size_t>(tree.dlid() - input.lids.base[tree.target()]) * nodes;
+        ++lid_number;
+        for (int x : entries) {
+          busiest[slot_base + x] = -1;
+          if (tree.hops(x) == 0) continue;
+          for (int y = x; from_lid[y] != lid_number; y = map.peer[tree.out(y)]) {
+            stack.push_back(y);
+            if (tree.hops(y) == 1) break;
           }
-          if (stamp[key] < 0) return;
-          most = std::max(most, busiest[key]);
+          for (; !stack.empty(); stack.pop_back()) {
+            const int y = stack.back();
+            const double beyond = tree.hops(y) > 1 ? from[map.peer[tree.out(y)]] : 0;
+            from[y] = std::max(loads.load[tree.out(y)], beyond);
+            from_lid[y] = lid_number;
+          }
+          busiest[slot_base + x] = from[x];
         }
-        bandwidth[flow] += a / most;
       },
-      [](int, int, int, int) {});
+      [&](const Subflow& sub) {
+        if (sub.entry == kDead) return;
+        double most = loads.load[sub.ca];
+        if (sub.entry >= 0) {
+          const double path = busiest[static_cast<size_t>(sub.slot) * nodes + sub.entry];
+          if (path < 0) return;
+          most = std::max(most, path);
+        }
+        bandwidth[sub.flow] += sub.amount / most;
+      });
   double total = 0;
   for (size_t i = 0; i < tm.flows.size(); ++i) total += bandwidth[i] / tm.flows[i].amount;
   out.flow_bandwidth = tm.flows.empty() ? 0 : total / static_cast<double>(tm.flows.size());

@@ -24,39 +24,24 @@
 namespace ftclos {
 namespace {
 
-// ---- The nonblocking rule ----
-
 class NonblockingScheme : public Scheme {
  public:
   std::string_view name() const override { return "nonblocking"; }
 
   Result<Routing> route(const RoutingInput& in) const override {
-    if (!in.detection.xgft) return Status::Error("nonblocking: the fabric is no fat-tree (no PGFT labels)");
+    if (Status s = require_single_cable_tree(in, "nonblocking"); !s.ok()) return s;
     const XgftShape& s = in.detection.xgft->shape;
-    if (s.w[0] != 1 || std::ranges::any_of(s.p, [](int p) { return p != 1; }))
-      return Status::Error("nonblocking: needs single cables and one leaf per host");
-    const int h = s.h;
 
-    // Source digits the path bits hold, lowest level first; a level whose
-    // digit does not fit the LMC keeps it modulo what is left.
-    std::vector<int> radix(h, 1), place(h, 1);
-    long full = 1;
-    int classes = 1;
-    for (int l = 1; l < h; ++l) {
-      full *= s.m[l - 1];
-      radix[l] = std::max(1, std::min(s.m[l - 1], in.lids.lids_per_ca() / classes));
-      place[l] = classes;
-      classes *= radix[l];
-    }
+    // Source digits the path bits hold, lowest level first.
+    std::vector<int> values(s.h, 1);
+    for (int l = 1; l < s.h; ++l) values[l] = s.m[l - 1];
+    const DigitClasses digits(values, in.lids.lids_per_ca());
+    const long full = digits.full;
     LabelRule rule;
-    rule.classes = classes;
-    rule.class_of = [=](const std::vector<int>& src) {
-      int c = 0;
-      for (int l = 1; l < h; ++l) c += src[l - 1] % radix[l] * place[l];
-      return c;
-    };
-    rule.up_slot = [=](int l, int c, const std::vector<int>& dst) {
-      return (c / place[l] % radix[l] * s.m[l - 1] + dst[l - 1]) % s.w[l];
+    rule.classes = digits.classes;
+    rule.class_of = [digits](const std::vector<int>& src) { return digits.class_of(src); };
+    rule.up_slot = [digits, s](int l, int c, const std::vector<int>& dst) {
+      return (digits.digit(c, l) * s.m[l - 1] + dst[l - 1]) % s.w[l];
     };
     Routing routing = route_by_labels(in, rule);
     routing.lmc_needed = ceil_log2(full);

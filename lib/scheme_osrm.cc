@@ -116,10 +116,8 @@ class OsrmScheme : public Scheme {
   std::string_view name() const override { return "osrm"; }
 
   Result<Routing> route(const RoutingInput& in) const override {
-    if (!in.detection.xgft) return Status::Error("osrm: the fabric is no fat-tree (no PGFT labels)");
+    if (Status s = require_single_cable_tree(in, "osrm"); !s.ok()) return s;
     const XgftShape& s = in.detection.xgft->shape;
-    if (s.w[0] != 1 || std::ranges::any_of(s.p, [](int p) { return p != 1; }))
-      return Status::Error("osrm: needs single cables and one leaf per host");
     const FamilyMatch* ftree = in.detection.find("ftree");
     const bool ft3 = s.h == 3 && ftree && ftree->param("n") == 3;
     if (s.h != 2 && !ft3)

@@ -54,6 +54,25 @@ void expect_switch_lids_reachable(const Routed& routed);
 /// CA, by any path for a switch.
 void expect_lfts_filled(const Routed& routed);
 
+/// Distinct sources and destinations of one switch-to-switch channel, over
+/// the CA pairs (s,d) whose path, LID base(d) + p(s), crosses it.
+struct ChannelUse {
+  bool up = false;
+  int sources = 0, destinations = 0;
+};
+std::vector<ChannelUse> channel_uses(const Routed& routed);
+
+/// Lemma 9's measure (Yuan et al.): the largest min(sources, destinations)
+/// over the channels. At most X: every channel carries traffic from at most
+/// X sources or to at most X destinations.
+int busiest_channel(const std::vector<ChannelUse>& uses);
+
+/// Whether some note of the routing contains `text`.
+bool notes_mention(const Routing& routing, const std::string& text);
+
+/// All pairs delivered up/down and minimal, switch LIDs reachable, LFTs filled.
+void expect_routes_everything(const Routed& routed);
+
 /// (switch, LID) of every entry that differs between two LFT sets of one fabric.
 std::vector<std::pair<int, int>> changed_entries(const Lfts& before, const Lfts& after);
 

@@ -14,56 +14,8 @@
 namespace ftclos {
 namespace {
 
-// Distinct sources and destinations of one switch-to-switch channel, over
-// the CA pairs (s,d) whose path, LID base(d) + p(s), crosses it.
-struct ChannelUse {
-  bool up = false;
-  int sources = 0, destinations = 0;
-};
-
-std::vector<ChannelUse> channel_uses(const Routed& routed) {
-  const Fabric& fabric = routed.fabric;
-  std::map<PortRef, std::pair<std::vector<bool>, std::vector<bool>>> seen;  // sources, destinations
-  for (int s = 0; s < fabric.size(); ++s) {
-    for (int d = 0; d < fabric.size(); ++d) {
-      if (s == d || fabric.node(s).is_switch() || fabric.node(d).is_switch()) continue;
-      const int dlid = routed.lids.base[d] + routed.routing.path_bits[s];
-      for (const PortRef hop : trace(fabric, routed.lids, routed.routing.lfts, s, dlid).hops) {
-        const PortRef peer = fabric.peer(hop);
-        if (!fabric.node(hop.node).is_switch() || !peer.valid() || !fabric.node(peer.node).is_switch()) continue;
-        auto [it, added] = seen.try_emplace(hop);
-        if (added) it->second = {std::vector<bool>(fabric.size()), std::vector<bool>(fabric.size())};
-        it->second.first[s] = it->second.second[d] = true;
-      }
-    }
-  }
-  std::vector<ChannelUse> uses;
-  for (const auto& [channel, ends] : seen)
-    uses.push_back({direction(fabric, routed.detection.levels, channel) == Direction::kUp,
-                    static_cast<int>(std::ranges::count(ends.first, true)),
-                    static_cast<int>(std::ranges::count(ends.second, true))});
-  return uses;
-}
-
-// Table I's measure through Lemma 9: the largest min(sources, destinations).
-int busiest_channel(const std::vector<ChannelUse>& uses) {
-  int busiest = 0;
-  for (const ChannelUse& use : uses) busiest = std::max(busiest, std::min(use.sources, use.destinations));
-  return busiest;
-}
-
-bool notes_mention(const Routing& routing, const std::string& text) {
-  return std::ranges::any_of(routing.notes,
-                             [&](const std::string& note) { return note.find(text) != std::string::npos; });
-}
-
 Routed mlid(Fabric fabric, int lmc) { return route_fabric(*make_mlid_scheme(), std::move(fabric), lmc); }
 
-void expect_routes_everything(const Routed& routed) {
-  expect_all_pairs_delivered(routed, {.up_down = true, .minimal = true});
-  expect_switch_lids_reachable(routed);
-  expect_lfts_filled(routed);
-}
 
 struct TableICase {
   int ports, levels;

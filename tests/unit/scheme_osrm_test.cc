@@ -13,46 +13,8 @@
 namespace ftclos {
 namespace {
 
-// Lemma 9's measure: for each switch-to-switch channel, the distinct sources
-// and destinations of the CA pairs (s,d) whose path, LID base(d) + p(s),
-// crosses it; the largest min(sources, destinations) over the channels. At
-// most X means every channel carries traffic from at most X sources or to at
-// most X destinations.
-int busiest_channel(const Routed& routed) {
-  const Fabric& fabric = routed.fabric;
-  std::map<PortRef, std::pair<std::vector<bool>, std::vector<bool>>> seen;  // sources, destinations
-  for (int s = 0; s < fabric.size(); ++s) {
-    for (int d = 0; d < fabric.size(); ++d) {
-      if (s == d || fabric.node(s).is_switch() || fabric.node(d).is_switch()) continue;
-      const int dlid = routed.lids.base[d] + routed.routing.path_bits[s];
-      for (const PortRef hop : trace(fabric, routed.lids, routed.routing.lfts, s, dlid).hops) {
-        const PortRef peer = fabric.peer(hop);
-        if (!fabric.node(hop.node).is_switch() || !peer.valid() || !fabric.node(peer.node).is_switch()) continue;
-        auto [it, added] = seen.try_emplace(hop);
-        if (added) it->second = {std::vector<bool>(fabric.size()), std::vector<bool>(fabric.size())};
-        it->second.first[s] = it->second.second[d] = true;
-      }
-    }
-  }
-  int busiest = 0;
-  for (const auto& [channel, ends] : seen)
-    busiest = std::max(busiest, static_cast<int>(std::min(std::ranges::count(ends.first, true),
-                                                          std::ranges::count(ends.second, true))));
-  return busiest;
-}
-
-bool notes_mention(const Routing& routing, const std::string& text) {
-  return std::ranges::any_of(routing.notes,
-                             [&](const std::string& note) { return note.find(text) != std::string::npos; });
-}
-
 Routed osrm(Fabric fabric, int lmc) { return route_fabric(*make_osrm_scheme(), std::move(fabric), lmc); }
 
-void expect_routes_everything(const Routed& routed) {
-  expect_all_pairs_delivered(routed, {.up_down = true, .minimal = true});
-  expect_switch_lids_reachable(routed);
-  expect_lfts_filled(routed);
-}
 
 struct Lemma9Case {
   int ports, levels;
@@ -72,7 +34,7 @@ TEST_P(OsrmLemma9, EveryChannelCarriesFewSourcesOrFewDestinations) {
   ASSERT_TRUE(routed.status.ok()) << routed.status.message();
   EXPECT_EQ(routed.routing.lmc_needed, c.lmc);
   EXPECT_TRUE(notes_mention(routed.routing, "Lemma 9"));
-  EXPECT_EQ(busiest_channel(routed), c.bound);
+  EXPECT_EQ(busiest_channel(channel_uses(routed)), c.bound);
   expect_routes_everything(routed);
 }
 
@@ -138,7 +100,7 @@ TEST(Osrm, Osrm2RoutesAnyTwoLevelClos) {
   ASSERT_TRUE(routed.status.ok()) << routed.status.message();
   EXPECT_TRUE(notes_mention(routed.routing, "3 source groups of 1, 2 destination groups of 2"));
   expect_routes_everything(routed);
-  EXPECT_EQ(busiest_channel(routed), 2);
+  EXPECT_EQ(busiest_channel(channel_uses(routed)), 2);
 }
 
 // Fewer LIDs than source groups: noted, every pair still routed. OSRM2
@@ -148,13 +110,13 @@ TEST(Osrm, SmallLmcFallsBackWithANote) {
   const Routed two = osrm(generated(generate_ftree(32, 2)), 0);
   ASSERT_TRUE(two.status.ok()) << two.status.message();
   EXPECT_TRUE(notes_mention(two.routing, "OSRM2 wants 4 source groups (LMC 2), LMC 0 allows 1"));
-  EXPECT_EQ(busiest_channel(two), 16);
+  EXPECT_EQ(busiest_channel(channel_uses(two)), 16);
   for (int lmc : {0, 1}) {
     const Routed three = osrm(generated(generate_ftree(8, 3)), lmc);
     ASSERT_TRUE(three.status.ok()) << three.status.message();
     EXPECT_TRUE(notes_mention(three.routing, "routed by destination only"));
     expect_routes_everything(three);
-    EXPECT_EQ(busiest_channel(three), 7);
+    EXPECT_EQ(busiest_channel(channel_uses(three)), 7);
   }
 }
 
@@ -164,7 +126,7 @@ TEST(Osrm, ShuffledPortsKeepTheGuarantee) {
   const Routed routed = osrm(shuffle(generated(generate_ftree(8, 3)), 7, true), 2);
   ASSERT_TRUE(routed.status.ok()) << routed.status.message();
   expect_routes_everything(routed);
-  EXPECT_EQ(busiest_channel(routed), 4);
+  EXPECT_EQ(busiest_channel(channel_uses(routed)), 4);
 }
 
 class OsrmDegraded : public ::testing::TestWithParam<std::tuple<FabricCase, uint64_t>> {};

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <sstream>
 
 namespace ftclos {
@@ -35,26 +36,32 @@ struct Slot {
 };
 
 // Fig. 4, lines 3-12, for the pairs of one source leaf (indices into `pairs`).
+// Among partitions that route equally many pairs (Fig. 4 leaves the choice
+// open) it takes the one needing the fewest top switches that earlier leaves
+// do not already use, then the lowest.
 void plan_leaf(const ClosShape& shape, int c, std::vector<int> pending, std::vector<PlannedPair>& pairs,
-               std::vector<Slot>& slot_of) {
+               std::vector<Slot>& slot_of, std::set<Slot>& in_use) {
   for (int configuration = 0; !pending.empty(); ++configuration) {
     std::vector<bool> used(c + 2, false);
     for (int round = 0; round <= c && !pending.empty(); ++round) {
-      // The unused partition whose distinct keys cover the most pending pairs.
-      int best = -1;
+      int best = -1, best_new = 0;
       std::map<int, int> best_pick;  // key -> pair index
       for (int k = 1; k <= c + 1; ++k) {
         if (used[k]) continue;
         std::map<int, int> pick;
         for (int i : pending)
           pick.try_emplace(partition_key(destination_digits(shape, pairs[i].destination, c), k, shape.n), i);
-        if (pick.size() > best_pick.size()) best = k, best_pick = std::move(pick);
+        int fresh = 0;
+        for (const auto& [key, i] : pick) fresh += !in_use.contains({configuration, k, key});
+        if (pick.size() > best_pick.size() || (pick.size() == best_pick.size() && fresh < best_new))
+          best = k, best_new = fresh, best_pick = std::move(pick);
       }
       used[best] = true;
       for (const auto& [key, i] : best_pick) {
         pairs[i].configuration = configuration;
         pairs[i].partition = best;
         slot_of[i] = {configuration, best, key};
+        in_use.insert(slot_of[i]);
         std::erase(pending, i);
       }
     }
@@ -107,7 +114,8 @@ Result<AdaptivePlan> plan_nonblocking_adaptive(const ClosShape& shape,
     plan.pairs.push_back({s, d});
   }
   std::vector<Slot> slot_of(plan.pairs.size());
-  for (const std::vector<int>& pending : by_leaf) plan_leaf(shape, plan.digits, pending, plan.pairs, slot_of);
+  std::set<Slot> in_use;
+  for (const std::vector<int>& pending : by_leaf) plan_leaf(shape, plan.digits, pending, plan.pairs, slot_of, in_use);
 
   // Merge (lines 14-15) and number the slots in use.
   std::map<Slot, int> top_of;

@@ -9,7 +9,8 @@
 // partition is Class DIFF (Lemma 4) and the SD pairs of one leaf whose keys
 // differ cross it without contention (Lemma 5). Per source leaf the plan
 // opens configurations one at a time and fills unused partitions with the
-// largest subset of its pairs that fits (ties: the lowest partition), then
+// largest subset of its pairs that fits (ties: the partition adding the
+// fewest top switches to those earlier leaves use, then the lowest), then
 // the same partition of the same configuration of every leaf is merged onto
 // the same top switches (Fig. 4, lines 14-15). Beyond the figure, only
 // (partition, top) slots some pair uses get a physical top switch, numbered

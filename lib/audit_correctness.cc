@@ -7,7 +7,7 @@
 // once in `unreachable` or `loops`. A delivered route may also count as an
 // up/down violation (checked only when every switch cable joins adjacent
 // levels: a folded Clos) and as non-minimal (more links than the shortest
-// path in the cabling, by BFS from the destination's leaf).
+// path in the cabling, by BFS from the switches cabled to the destination).
 //
 // Credit loops: per VL (sl2vl[dest_sl[LID]], identity defaults) the channel
 // dependency graph of the routes sources actually take: nodes are the switch

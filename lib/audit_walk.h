@@ -19,7 +19,7 @@ namespace ftclos {
 /// What a packet for one LID does from one switch on.
 struct Step {
   Trace::Outcome outcome = Trace::Outcome::kNoRoute;
-  bool up_down = false;    // delivered, and the rest of the path never goes up after going down
+  bool up_down = false;    // delivered, and the rest of the path goes only up, then only down
   bool down_only = false;  // delivered, and the rest of the path only goes down
   uint8_t port = 0;        // the egress port the LFT gives
   uint16_t hops = 0;       // links still to go, when delivered (0 at a switch that owns the LID)

@@ -15,16 +15,24 @@
 namespace ftclos {
 namespace {
 
-// Channel c = first_channel[node] + port; peer[c] is the node at its far end (-1: none).
+// Channel c = first_channel[node] + port; peer[c] is the node at its far end
+// (-1: none). Flat copies of what the walks read, away from the Node records.
 struct ChannelMap {
   std::vector<int> first_channel;
   std::vector<int> peer;
+  std::vector<int> ports;          // per node: port count
+  std::vector<bool> switch_node;   // per node
 
-  explicit ChannelMap(const Fabric& fabric) : first_channel(fabric.size() + 1, 0) {
-    for (int i = 0; i < fabric.size(); ++i) first_channel[i + 1] = first_channel[i] + fabric.node(i).num_ports + 1;
+  explicit ChannelMap(const Fabric& fabric)
+      : first_channel(fabric.size() + 1, 0), ports(fabric.size()), switch_node(fabric.size()) {
+    for (int i = 0; i < fabric.size(); ++i) {
+      ports[i] = fabric.node(i).num_ports;
+      switch_node[i] = fabric.node(i).is_switch();
+      first_channel[i + 1] = first_channel[i] + ports[i] + 1;
+    }
     peer.assign(first_channel.back(), -1);
     for (int i = 0; i < fabric.size(); ++i)
-      for (int p = 1; p <= fabric.node(i).num_ports; ++p) peer[first_channel[i] + p] = fabric.node(i).ports[p].peer.node;
+      for (int p = 1; p <= ports[i]; ++p) peer[first_channel[i] + p] = fabric.node(i).ports[p].peer.node;
   }
 };
 
@@ -33,9 +41,8 @@ struct ChannelMap {
 // never gets there (no route, a dead port, the wrong CA, a loop).
 class LidTree {
  public:
-  LidTree(const Fabric& fabric, const ChannelMap& map, const Lfts& lfts)
-      : fabric_(fabric), map_(map), lfts_(lfts), stamp_(fabric.size(), -1), out_(fabric.size()),
-        hops_(fabric.size()) {}
+  LidTree(const ChannelMap& map, const Lfts& lfts)
+      : map_(map), lfts_(lfts), stamp_(map.ports.size(), -1), out_(map.ports.size()), hops_(map.ports.size()) {}
 
   /// Starts on another LID.
   void reset(int target, int dlid) {
@@ -70,14 +77,14 @@ class LidTree {
       path_.push_back(x);
       const std::vector<uint8_t>& row = lfts_.port[x];
       const uint8_t port = dlid_ < static_cast<int>(row.size()) ? row[dlid_] : kNoPath;
-      if (port == kNoPath || port == 0 || port > fabric_.node(x).num_ports) break;
+      if (port == kNoPath || port == 0 || port > map_.ports[x]) break;
       out_[x] = map_.first_channel[x] + port;
       const int next = map_.peer[out_[x]];
       if (next == target_) {
         after = 0;
         break;
       }
-      if (next < 0 || !fabric_.node(next).is_switch()) break;
+      if (next < 0 || !map_.switch_node[next]) break;
       x = next;
     }
     for (auto it = path_.rbegin(); it != path_.rend(); ++it) {
@@ -86,7 +93,6 @@ class LidTree {
     }
   }
 
-  const Fabric& fabric_;
   const ChannelMap& map_;
   const Lfts& lfts_;
   std::vector<int> stamp_, out_, hops_, path_;
@@ -112,64 +118,74 @@ Split split_of(const OffsetChoice& offsets, const LidMap& lids, int source) {
   return {};
 }
 
-// Where a sub-flow goes past its CA link.
+// Where a flow goes past its CA link.
 constexpr int kDelivered = -1;  // the CA link ends at the destination
 constexpr int kDead = -2;       // uncabled, or cabled to another CA
 
-// A sub-flow: its flow, CA channel, the switch past it (or kDelivered,
-// kDead), its LID offset and amount.
-struct Subflow {
-  int flow, ca, entry, slot;
+// A flow at its CA link: the switch past it (or kDelivered, kDead) and how it
+// splits over LID offsets (one offset, or all of them).
+struct Entering {
+  int ca, entry;
+  Split split;
   double amount;
 };
 
-// Visits the traffic destination LID by destination LID: for each
-// destination, before(sub) for each of its sub-flows, then lid(tree, entries)
-// per LID offset used, with `tree` reset to that LID and `entries` the
-// distinct switches its sub-flows enter at, then after(sub) for each again.
+// Visits the traffic destination by destination: before(e) for each flow to
+// it, then, per LID offset `slot` some flow uses, lid(tree, slot, entries) with
+// `tree` reset to that LID and `entries` the switches its flows enter at
+// (flows split over all offsets counted in every slot; a switch may repeat),
+// then after(e) for each flow again.
 template <class Before, class Lid, class After>
 void by_destination(const LoadInput& input, const ChannelMap& map, const TrafficMatrix& tm,
                     const std::vector<int>& hosts, Before&& before, Lid&& lid, After&& after) {
   const Fabric& fabric = input.fabric;
   const int slots = input.lids.lids_per_ca();
-  std::vector<int> first(tm.hosts + 1, 0), order(tm.flows.size());  // counting sort by destination
+  // The flows sorted by destination (counting sort), sources and amounts only:
+  // the passes below then read them in order.
+  struct Sorted {
+    int src;
+    double amount;
+  };
+  std::vector<int> first(tm.hosts + 1, 0);
   for (const Flow& flow : tm.flows) ++first[flow.dst + 1];
   std::partial_sum(first.begin(), first.end(), first.begin());
   std::vector<int> next = first;
-  for (size_t i = 0; i < tm.flows.size(); ++i) order[next[tm.flows[i].dst]++] = static_cast<int>(i);
+  std::vector<Sorted> sorted(tm.flows.size());
+  for (const Flow& flow : tm.flows) sorted[next[flow.dst]++] = {flow.src, flow.amount};
 
-  LidTree tree(fabric, map, input.lfts);
-  std::vector<Subflow> subflows;
-  std::vector<std::vector<int>> entries(slots);
-  std::vector<int> seen(static_cast<size_t>(slots) * fabric.size(), -1);  // destination that listed the entry
+  auto entering = [&](const Sorted& flow, int target) {
+    const int source = hosts[flow.src];
+    const int ca = map.first_channel[source] + 1;
+    const int peer = map.peer[ca];
+    const int entry = peer == target ? kDelivered : peer < 0 || !map.switch_node[peer] ? kDead : peer;
+    return Entering{ca, entry, split_of(input.offsets, input.lids, source), flow.amount};
+  };
+  LidTree tree(map, input.lfts);
+  std::vector<std::vector<int>> entries(slots);  // per offset: entry switches of one-offset flows
+  std::vector<int> everywhere;                    // entry switches of flows on every offset
+  std::vector<int> listed(static_cast<size_t>(slots + 1) * fabric.size(), -1);  // destination that listed it
   for (int d = 0; d < tm.hosts; ++d) {
     if (first[d] == first[d + 1]) continue;
     const int target = hosts[d];
-    subflows.clear();
     for (int k = first[d]; k < first[d + 1]; ++k) {
-      const Flow& flow = tm.flows[order[k]];
-      const int source = hosts[flow.src];
-      const int ca = map.first_channel[source] + 1;
-      const int peer = map.peer[ca];
-      const int entry = peer == target ? kDelivered : peer < 0 || !fabric.node(peer).is_switch() ? kDead : peer;
-      const Split split = split_of(input.offsets, input.lids, source);
-      for (int o = 0; o < split.count; ++o) {
-        const int slot = (split.first + o) % slots;
-        subflows.push_back({order[k], ca, entry, slot, flow.amount * split.share});
-        if (entry >= 0 && seen[static_cast<size_t>(slot) * fabric.size() + entry] != d) {
-          seen[static_cast<size_t>(slot) * fabric.size() + entry] = d;
-          entries[slot].push_back(entry);
-        }
-      }
+      const Entering e = entering(sorted[k], target);
+      before(e);
+      if (e.entry < 0) continue;
+      const bool all = e.split.count == slots;
+      const size_t key = static_cast<size_t>(all ? slots : e.split.first) * fabric.size() + e.entry;
+      if (listed[key] == d) continue;
+      listed[key] = d;
+      (all ? everywhere : entries[e.split.first]).push_back(e.entry);
     }
-    for (const Subflow& sub : subflows) before(sub);
     for (int slot = 0; slot < slots; ++slot) {
-      if (entries[slot].empty()) continue;
+      if (entries[slot].empty() && everywhere.empty()) continue;
+      entries[slot].insert(entries[slot].end(), everywhere.begin(), everywhere.end());
       tree.reset(target, input.lids.base[target] + slot);
-      lid(tree, entries[slot]);
+      lid(tree, slot, entries[slot]);
       entries[slot].clear();
     }
-    for (const Subflow& sub : subflows) after(sub);
+    everywhere.clear();
+    for (int k = first[d]; k < first[d + 1]; ++k) after(entering(sorted[k], target));
   }
 }
 
@@ -247,42 +263,54 @@ OptuBasis optu_basis(const Detection& detection) {
 ChannelLoads channel_loads(const LoadInput& input, const TrafficMatrix& tm, const std::vector<int>& hosts) {
   const ChannelMap map(input.fabric);
   ChannelLoads out{map.first_channel, std::vector<double>(map.peer.size(), 0), 0};
-  const int nodes = input.fabric.size();
-  // Per (offset, switch): traffic entering there and its sub-flow count; per
-  // switch the traffic passing through while a tree is pushed.
-  std::vector<double> entering(static_cast<size_t>(input.lids.lids_per_ca()) * nodes, 0), through(nodes, 0);
-  std::vector<long> count(entering.size(), 0);
+  const int nodes = input.fabric.size(), slots = input.lids.lids_per_ca();
+  // Traffic and sub-flow counts entering at a switch: per (offset, switch),
+  // and per switch for every offset; `through` while a tree is pushed.
+  std::vector<double> on_slot(static_cast<size_t>(slots) * nodes, 0), on_all(nodes, 0), through(nodes, 0);
+  std::vector<long> count_slot(on_slot.size(), 0), count_all(nodes, 0);
   std::vector<std::vector<int>> by_hops;  // switches of the tree by hops to go
+  std::vector<int> taken(nodes, -1);       // the tree an entry switch was last taken for
+  int tree_number = 0;
   by_destination(
       input, map, tm, hosts,
-      [&](const Subflow& sub) {
-        out.load[sub.ca] += sub.amount;
-        if (sub.entry == kDead) ++out.undelivered;
-        if (sub.entry < 0) return;
-        entering[static_cast<size_t>(sub.slot) * nodes + sub.entry] += sub.amount;
-        ++count[static_cast<size_t>(sub.slot) * nodes + sub.entry];
+      [&](const Entering& e) {
+        out.load[e.ca] += e.amount;
+        if (e.entry == kDead) out.undelivered += e.split.count;
+        if (e.entry < 0) return;
+        if (e.split.count == slots) {
+          on_all[e.entry] += e.amount * e.split.share;
+          ++count_all[e.entry];
+        } else {
+          on_slot[static_cast<size_t>(e.split.first) * nodes + e.entry] += e.amount;
+          ++count_slot[static_cast<size_t>(e.split.first) * nodes + e.entry];
+        }
       },
-      [&](LidTree& tree, const std::vector<int>& entries) {
-        const size_t slot_base = static_cast<size_t>(tree.dlid() - input.lids.base[tree.target()]) * nodes;
+      [&](LidTree& tree, int slot, const std::vector<int>& entries) {
+        ++tree_number;
         for (int x : entries) {
+          if (taken[x] == tree_number) continue;  // listed for one offset and for all
+          taken[x] = tree_number;
+          const size_t key = static_cast<size_t>(slot) * nodes + x;
+          const double amount = on_slot[key] + on_all[x];
+          const long count = count_slot[key] + count_all[x];
+          on_slot[key] = 0;
+          count_slot[key] = 0;
           const int hops = tree.hops(x);
           if (hops == 0) {
-            out.undelivered += count[slot_base + x];
-          } else {
-            if (static_cast<int>(by_hops.size()) <= hops) by_hops.resize(hops + 1);
-            if (through[x] == 0) by_hops[hops].push_back(x);
-            through[x] += entering[slot_base + x];
+            out.undelivered += count;
+            continue;
           }
-          entering[slot_base + x] = 0;
-          count[slot_base + x] = 0;
+          if (static_cast<int>(by_hops.size()) <= hops) by_hops.resize(hops + 1);
+          if (through[x] == 0) by_hops[hops].push_back(x);
+          through[x] += amount;
         }
         // Farthest first: a switch has all its traffic before it passes it on.
         for (int hops = static_cast<int>(by_hops.size()) - 1; hops >= 1; --hops) {
           for (int x : by_hops[hops]) {
             const int c = tree.out(x);
             out.load[c] += through[x];
-            const int next = map.peer[c];
             if (hops > 1) {
+              const int next = map.peer[c];
               if (through[next] == 0) by_hops[hops - 1].push_back(next);
               through[next] += through[x];
             }
@@ -291,7 +319,11 @@ ChannelLoads channel_loads(const LoadInput& input, const TrafficMatrix& tm, cons
           by_hops[hops].clear();
         }
       },
-      [](const Subflow&) {});
+      [&](const Entering& e) {
+        if (e.entry < 0) return;
+        on_all[e.entry] = 0;
+        count_all[e.entry] = 0;
+      });
   return out;
 }
 
@@ -315,21 +347,21 @@ PatternLoad pattern_load(const LoadInput& input, const Levels& levels, OptuBasis
   // ORCS bandwidth: a sub-flow runs at amount / (busiest channel on its
   // path); per LID the busiest channel from each switch on is memoized.
   const ChannelMap map(input.fabric);
-  const int nodes = input.fabric.size();
-  std::vector<double> bandwidth(tm.flows.size(), 0);
-  std::vector<double> busiest(static_cast<size_t>(input.lids.lids_per_ca()) * nodes, -1);  // -1: undelivered
-  std::vector<double> from(nodes);  // busiest channel from a switch on, for the LID numbered in from_lid
-  std::vector<int> from_lid(nodes, -1), stack;
-  int lid_number = 0;
+  const int nodes = input.fabric.size(), slots = input.lids.lids_per_ca();
+  double total = 0;  // sum over flows of bandwidth / amount
+  std::vector<double> busiest(static_cast<size_t>(slots) * nodes, -1);  // per (offset, entry); -1: undelivered
+  std::vector<double> from(nodes);  // busiest channel from a switch on, for the tree numbered in from_tree
+  std::vector<int> from_tree(nodes, -1), stack;
+  int tree_number = 0;
   by_destination(
-      input, map, tm, hosts, [](const Subflow&) {},
-      [&](LidTree& tree, const std::vector<int>& entries) {
-        const size_t slot_base = static_cast<size_t>(tree.dlid() - input.lids.base[tree.target()]) * nodes;
-        ++lid_number;
+      input, map, tm, hosts, [](const Entering&) {},
+      [&](LidTree& tree, int slot, const std::vector<int>& entries) {
+        ++tree_number;
         for (int x : entries) {
-          busiest[slot_base + x] = -1;
+          double& result = busiest[static_cast<size_t>(slot) * nodes + x];
+          result = -1;
           if (tree.hops(x) == 0) continue;
-          for (int y = x; from_lid[y] != lid_number; y = map.peer[tree.out(y)]) {
+          for (int y = x; from_tree[y] != tree_number; y = map.peer[tree.out(y)]) {
             stack.push_back(y);
             if (tree.hops(y) == 1) break;
           }
@@ -337,23 +369,23 @@ PatternLoad pattern_load(const LoadInput& input, const Levels& levels, OptuBasis
             const int y = stack.back();
             const double beyond = tree.hops(y) > 1 ? from[map.peer[tree.out(y)]] : 0;
             from[y] = std::max(loads.load[tree.out(y)], beyond);
-            from_lid[y] = lid_number;
+            from_tree[y] = tree_number;
           }
-          busiest[slot_base + x] = from[x];
+          result = from[x];
         }
       },
-      [&](const Subflow& sub) {
-        if (sub.entry == kDead) return;
-        double most = loads.load[sub.ca];
-        if (sub.entry >= 0) {
-          const double path = busiest[static_cast<size_t>(sub.slot) * nodes + sub.entry];
-          if (path < 0) return;
-          most = std::max(most, path);
+      [&](const Entering& e) {
+        if (e.entry == kDead) return;
+        const double ca = loads.load[e.ca];
+        if (e.entry == kDelivered) {
+          total += 1 / ca;
+          return;
         }
-        bandwidth[sub.flow] += sub.amount / most;
+        for (int o = 0; o < e.split.count; ++o) {
+          const double path = busiest[static_cast<size_t>((e.split.first + o) % slots) * nodes + e.entry];
+          if (path >= 0) total += e.split.share / std::max(ca, path);
+        }
       });
-  double total = 0;
-  for (size_t i = 0; i < tm.flows.size(); ++i) total += bandwidth[i] / tm.flows[i].amount;
   out.flow_bandwidth = tm.flows.empty() ? 0 : total / static_cast<double>(tm.flows.size());
   return out;
 }

@@ -60,7 +60,8 @@ struct PatternLoad {
   double optu = 0;            // per the basis
   double ratio = 0;           // mload / optu; 0 for an empty matrix
   double flow_bandwidth = 0;  // mean over flows (ORCS), see above
-  long undelivered = 0;       // SD pairs (per offset) with no route, a loop or a dead port
+  long undelivered = 0;       // SD pairs (per offset) with no route, a loop or a dead port;
+                              // their traffic counts on their CA link only
   Channel worst;              // a channel carrying mload
 };
 

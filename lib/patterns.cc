@@ -5,7 +5,6 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <bit>
 #include <charconv>
 #include <cmath>

@@ -1,5 +1,5 @@
 // `ftclos audit TOPO LFT... [--pathbits FILE | --offset K | --all-offsets]
-// [--guid2lid FILE] [--json FILE]` or `ftclos audit TOPO --scheme NAME
+// [--guid2lid FILE] [--json FILE] [--html FILE]` or `ftclos audit TOPO --scheme NAME
 // [--lmc L]`: what a set of forwarding tables does with every CA pair
 // (reachability, loops, credit loops, up/down, minimality) and the worst
 // contention a permutation can meet on them (audit.h). The tables come from
@@ -27,6 +27,7 @@
 #include "audit.h"
 #include "commands.h"
 #include "detect.h"
+#include "html_report.h"
 #include "lft_parse.h"
 #include "netfile.h"
 #include "routing.h"
@@ -43,6 +44,7 @@ struct AuditOptions {
   bool all_offsets = false;
   std::string guid2lid;  // empty: not given
   std::string json;      // empty: not written
+  std::string html;      // empty: not written
   std::string scheme;    // empty: audit LFT files
   int lmc = 0;
 };
@@ -323,6 +325,19 @@ nlohmann::json audit_json(const Fabric& fabric, const Detection& detection, cons
   return out;
 }
 
+// The --html page: what the audit found plus what only the command knows.
+std::string audit_page(const Fabric& fabric, const Detection& detection, const AuditOptions& options,
+                       const Tables& tables, const OffsetChoice& offsets, const Correctness& correctness,
+                       const Contention& contention) {
+  AuditReportData data = audit_report_data(fabric, detection, correctness, contention);
+  data.title = options.topology;
+  data.tables = fmt::format("{}; LMC {}, max LID {}; offsets: {}", tables.origin, tables.lids.lmc, tables.lids.max_lid,
+                            describe(offsets));
+  data.warnings = tables.warnings;
+  if (full_fat_tree(detection)) data.oblivious_ratio = contention.worst_case;
+  return audit_html(data);
+}
+
 Status check_options(const AuditOptions& options) {
   if (options.scheme.empty() == options.lft_files.empty())
     return Status::Error("give either LFT files or --scheme NAME");
@@ -370,6 +385,13 @@ int run(const AuditOptions& options) {
       return 2;
     }
   }
+  if (!options.html.empty()) {
+    std::ofstream out(options.html);
+    if (!(out << audit_page(*fabric, detection, options, *tables, *offsets, correctness, contention))) {
+      fmt::print(stderr, "ftclos audit: cannot write {}\n", options.html);
+      return 2;
+    }
+  }
   const bool sound = correctness.unreachable == 0 && correctness.loops == 0 && correctness.credit_loops == 0;
   return sound ? 0 : 1;
 }
@@ -393,6 +415,7 @@ void add_audit(CLI::App& app) {
   offset->excludes(all_offsets);
   sub->add_option("--guid2lid", options->guid2lid, "OpenSM's guid2lid or opensm-subnet.lst: the LIDs to check against");
   sub->add_option("--json", options->json, "Also write the results as JSON to this file");
+  sub->add_option("--html", options->html, "Also write a self-contained HTML report (heatmaps, histograms) to this file");
   CLI::Option* scheme =
       sub->add_option("--scheme", options->scheme, "Instead of LFT files, route the topology with this scheme");
   sub->add_option("--lmc", options->lmc, "LMC for --scheme (default 0)")->check(CLI::Range(0, 7))->needs(scheme);

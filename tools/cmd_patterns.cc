@@ -15,6 +15,7 @@
 #include "netfile.h"
 #include "pattern_load.h"
 #include "patterns.h"
+#include "routing.h"
 
 namespace ftclos::cli {
 namespace {
@@ -51,10 +52,12 @@ std::string offsets_text(const OffsetChoice& offsets) {
   return "";
 }
 
+constexpr const char* kRowFormat = "{:<20} {:<11} {:<24} {:>6} {:>9} {:>9} {:>8}\n";
+
 void print_row(const std::string& scheme, const PatternStats& s) {
-  fmt::print("{:<22} {:<11} {:>6.3f} ({:.3f}-{:.3f}) {:>7.3f} {:>8.2f} {:>7.2f} {:>8.3f}\n", s.pattern, scheme,
-             s.ratio.mean, s.ratio.min, s.ratio.max, s.ratio.stddev, s.mload.mean, s.optu.mean,
-             s.flow_bandwidth.mean);
+  fmt::print(kRowFormat, s.pattern, scheme, fmt::format("{:.3f} ({:.3f}-{:.3f})", s.ratio.mean, s.ratio.min, s.ratio.max),
+             fmt::format("{:.3f}", s.ratio.stddev), fmt::format("{:.2f}", s.mload.mean),
+             fmt::format("{:.2f}", s.optu.mean), fmt::format("{:.3f}", s.flow_bandwidth.mean));
 }
 
 int run(const PatternsOptions& options) {
@@ -75,9 +78,23 @@ int run(const PatternsOptions& options) {
     fmt::print(stderr, "ftclos patterns: {}\n", fabric.status().message());
     return 2;
   }
+  // Bad input fails before any output: patterns that do not fit, unknown schemes.
+  const int hosts = static_cast<int>(pattern_hosts(*fabric).size());
+  for (const PatternSpec& pattern : patterns) {
+    if (Result<TrafficMatrix> tm = make_pattern(pattern, hosts, options.seed); !tm.ok()) {
+      fmt::print(stderr, "ftclos patterns: {}\n", tm.status().message());
+      return 2;
+    }
+  }
+  for (const std::string& name : options.schemes) {
+    if (Result<std::unique_ptr<Scheme>> scheme = make_scheme(name); !scheme.ok()) {
+      fmt::print(stderr, "ftclos patterns: {}\n", scheme.status().message());
+      return 2;
+    }
+  }
   const Detection detection = detect(*fabric);
   const OptuBasis basis = optu_basis(detection);
-  fmt::print("fabric: {}, {} CAs\n", family_of(detection), pattern_hosts(*fabric).size());
+  fmt::print("fabric: {}, {} CAs\n", family_of(detection), hosts);
   fmt::print("OPTU: {}\n", basis == OptuBasis::kBaseload
                                ? "baseload, exact on a full fat-tree (Corollary 1)"
                                : "max(baseload, sub-tree cut), a lower bound: ratios are upper bounds");
@@ -94,8 +111,8 @@ int run(const PatternsOptions& options) {
     for (const std::string& note : tables->notes) fmt::print("  note: {}\n", note);
     routed.emplace_back(name, std::move(*tables));
   }
-  fmt::print("\n{:<22} {:<11} {:>6} {:<13} {:>7} {:>8} {:>7} {:>8}\n", "pattern", "scheme", "ratio", "(min-max)", "sd",
-             "MLOAD", "OPTU", "flow BW");
+  fmt::print("\n");
+  fmt::print(kRowFormat, "pattern", "scheme", "ratio (min-max)", "sd", "MLOAD", "OPTU", "flow BW");
   long undelivered = 0;
   for (const PatternSpec& pattern : patterns) {
     for (const auto& [name, tables] : routed) {

@@ -82,8 +82,9 @@ int run(const std::string& topo, const std::string& permutation_file) {
   }
   const PatternLoad load =
       pattern_load({*fabric, *lids, *lfts, offsets}, detection.levels, OptuBasis::kLowerBound, tm, hosts);
-  fmt::print("\nftree({}+{}, {}): c = {} leaf digits, {} partitions of {} tops in the paper's count\n", shape->n,
-             shape->m, shape->r, plan->digits, plan->partitions_used, shape->n);
+  fmt::print("\nftree({}+{}, {}): c = {} leaf digits; (configuration, partition) slots used: {}, {} tops each in "
+             "Fig. 4's count\n",
+             shape->n, shape->m, shape->r, plan->digits, plan->partitions_used, shape->n);
   fmt::print("top switches used: {} (single-path deterministic routing needs n^2 = {})\n", plan->tops_used,
              shape->n * shape->n);
   fmt::print("routing: top-select, LMC {}: offset o of a CA goes up to top switch o mod {}\n", lmc, shape->m);

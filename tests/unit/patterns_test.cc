@@ -138,6 +138,17 @@ TEST(PatternLoad, MloadOnAHandBuiltCase) {
   EXPECT_EQ(base.ratio, 2);
 }
 
+TEST(PatternLoad, LoopsAndBlackHolesAreUndelivered) {
+  TwoLeaves t = two_leaves();
+  t.lfts.port[t.spine][t.lids.base[t.hosts[2]]] = 1;  // b0's LID bounces between spine and leaf A
+  t.lfts.port[t.leaf_b][t.lids.base[t.hosts[3]]] = kNoPath;
+  const TrafficMatrix tm{4, {{0, 2, 1}, {1, 2, 1}, {0, 3, 1}, {1, 0, 1}}};
+  const ChannelLoads loads = channel_loads({t.fabric, t.lids, t.lfts, {}}, tm, t.hosts);
+  EXPECT_EQ(loads.undelivered, 3);
+  EXPECT_EQ(loads.load[loads.channel_index({t.leaf_a, 1})], 1);  // a1 -> a0 still arrives
+  EXPECT_EQ(loads.load[loads.channel_index({t.leaf_a, 3})], 0);  // lost flows add no load past their CA link
+}
+
 TEST(PatternLoad, BaseloadIsTheBusiestSenderOrReceiver) {
   const TwoLeaves t = two_leaves();
   const TrafficMatrix tm{4, {{0, 2, 1}, {1, 2, 1}, {3, 2, 0.5}, {0, 3, 1}}};  // host 2 receives 2.5

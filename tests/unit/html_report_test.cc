@@ -1,0 +1,104 @@
+#include "html_report.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "audit.h"
+#include "generate.h"
+#include "routing_checks.h"
+#include "schemes.h"
+
+namespace ftclos {
+namespace {
+
+size_t occurrences(const std::string& text, const std::string& part) {
+  size_t count = 0;
+  for (size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + part.size())) ++count;
+  return count;
+}
+
+// Directed switch-to-switch channels, counted from the cabling.
+int switch_channels(const Fabric& fabric) {
+  int count = 0;
+  for (const Node& node : fabric.nodes())
+    if (node.is_switch())
+      for (int p = 1; p <= node.num_ports; ++p)
+        count += node.ports[p].peer.valid() && fabric.node(node.ports[p].peer.node).is_switch();
+  return count;
+}
+
+// FT(4,3) routed by dmodk and audited, one switch renamed to something that needs escaping.
+struct Audited {
+  Routed routed = route_fabric(*make_dmodk_scheme(), generated(generate_ftree(4, 3)), 0);
+  AuditReportData data;
+
+  Audited() {
+    for (int x = 0; x < routed.fabric.size(); ++x)
+      if (routed.fabric.node(x).is_switch()) {
+        routed.fabric.node(x).description = "<x&y>";
+        break;
+      }
+    const AuditInput input{routed.fabric, routed.detection.levels, routed.lids, routed.routing.lfts, {}, {}, {}};
+    data = audit_report_data(routed.fabric, routed.detection, check_correctness(input), worst_case_contention(input));
+    data.title = "ft-4-3.net";
+  }
+};
+
+TEST(HtmlReport, HasEverySection) {
+  const Audited a;
+  const std::string page = audit_html(a.data);
+  for (const char* id : {"fabric", "correctness", "heatmap", "histograms", "worst-link"})
+    EXPECT_NE(page.find(std::string("<section id=\"") + id + "\""), std::string::npos) << id;
+  EXPECT_EQ(page.find("id=\"patterns\""), std::string::npos) << "no pattern rows, no pattern section";
+  EXPECT_NE(page.find("<svg class=\"heatmap\""), std::string::npos);
+  EXPECT_NE(page.find("<svg class=\"histogram\""), std::string::npos);
+  EXPECT_NE(page.find("Witness permutation"), std::string::npos);
+  EXPECT_EQ(page.rfind("<!DOCTYPE html>", 0), 0u);
+}
+
+TEST(HtmlReport, OneHeatmapCellPerChannel) {
+  const Audited a;
+  const int channels = switch_channels(a.routed.fabric);
+  ASSERT_GT(channels, 0);
+  EXPECT_EQ(static_cast<int>(a.data.channels.size()), channels);
+  const std::string page = audit_html(a.data);
+  EXPECT_EQ(static_cast<int>(occurrences(page, "<rect class=\"c ")), channels);
+  EXPECT_EQ(occurrences(page, "<rect class=\"worst\""), 1u);
+  // Every cell names its numbers on hover.
+  EXPECT_EQ(static_cast<int>(occurrences(page, " destinations, matching ")), channels);
+}
+
+TEST(HtmlReport, EscapesNames) {
+  const Audited a;
+  const std::string page = audit_html(a.data);
+  EXPECT_NE(page.find("&lt;x&amp;y&gt;"), std::string::npos);
+  EXPECT_EQ(page.find("<x&y>"), std::string::npos);
+  EXPECT_EQ(html_escape("a<b>&\"c'"), "a&lt;b&gt;&amp;&quot;c&#39;");
+}
+
+TEST(HtmlReport, FetchesNothing) {
+  Audited a;
+  PatternStats shift;
+  shift.pattern = "shift:1";
+  a.data.patterns.push_back({"dmodk", shift});
+  const std::string page = audit_html(a.data);
+  EXPECT_EQ(page.find("http://"), std::string::npos);
+  EXPECT_EQ(page.find("https://"), std::string::npos);
+  EXPECT_EQ(page.find("<script"), std::string::npos);
+  EXPECT_EQ(page.find("url("), std::string::npos);
+  EXPECT_NE(page.find("id=\"patterns\""), std::string::npos);
+}
+
+TEST(HtmlReport, IdleChannelsAreCellsToo) {
+  AuditReportData data;
+  data.channels = {{"s1", 3, 1, "up", 10, 2, 5, 2}, {"s1", 4, 1, "up", 0, 0, 0, 0}};
+  data.worst_channel = 0;
+  const std::string page = audit_html(data);
+  EXPECT_EQ(occurrences(page, "<rect class=\"c "), 2u);
+  EXPECT_NE(page.find("<rect class=\"c m0 p0\""), std::string::npos);
+  EXPECT_NE(page.find("0 (idle)"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace ftclos

@@ -48,7 +48,8 @@ long subtree_key(const XgftShape& s, const std::vector<int>& digits, int level) 
   return key;
 }
 
-// Switch LIDs on an intact tree, in closed form. Switch x reaches switch S
+// Switch LIDs in closed form (labeled switches; what a degraded fabric
+// breaks, repair_dead_ports moves). Switch x reaches switch S
 // going up then down iff their digits agree below both levels (up moves
 // never change x's lower digits); then it goes down where S is below it and
 // up otherwise, fixing S's b digits on the way. Without such a path (two
@@ -60,9 +61,9 @@ void route_switch_lids_by_labels(const RoutingInput& in, const std::vector<SlotP
   const std::vector<int>& level = in.detection.levels.of;
   std::vector<int> targets;
   for (int t = 0; t < in.fabric.size(); ++t)
-    if (in.fabric.node(t).is_switch() && in.lids.base[t] != 0) targets.push_back(t);
+    if (in.fabric.node(t).is_switch() && in.lids.base[t] != 0 && !labels.digits[t].empty()) targets.push_back(t);
   for (int x = 0; x < in.fabric.size(); ++x) {
-    if (!in.fabric.node(x).is_switch()) continue;
+    if (!in.fabric.node(x).is_switch() || labels.digits[x].empty()) continue;
     const std::vector<int>& dx = labels.digits[x];
     const int lx = level[x];
     for (int t : targets) {
@@ -198,12 +199,11 @@ Routing route_by_labels(const RoutingInput& in, const LabelRule& rule) {
     if (!complete)
       for (size_t i = 0; i < n; ++i) holes += std::count(table + base[i], table + base[i] + offsets, kNoPath);
   }
-  if (holes == 0 && unlabeled == 0 && !in.detection.degraded()) {
-    route_switch_lids_by_labels(in, ports, out.lfts);
-    return out;
-  }
+  // Switch LIDs by the same closed form on a degraded fabric too, so that a
+  // failure moves only the entries it breaks (repair below), nothing else.
+  route_switch_lids_by_labels(in, ports, out.lfts);
+  if (holes == 0 && unlabeled == 0 && !in.detection.degraded()) return out;
   const UpDownReach reach(in.fabric, in.detection.levels);
-  route_switch_lids(in, reach, out.lfts);
   if (const int moved = repair_dead_ports(in, reach, out); moved > 0)
     out.notes.push_back(fmt::format("{} entries re-routed up/down around what the fabric lacks", moved));
   if (unlabeled > 0)

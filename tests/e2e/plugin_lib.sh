@@ -286,11 +286,10 @@ def changes(old_path, new_path, node_name, port):
     if examples["ca"]:
         print("   CA-LID entries changed without crossing it:", "; ".join(examples["ca"]))
     if examples["switch"]:
-        print("   switch-LID entries rebalanced (management traffic, least-loaded ports), e.g.",
-              "; ".join(examples["switch"]))
+        print("   switch-LID entries changed without crossing it:", "; ".join(examples["switch"]))
     # Entries that cross the cable may stay when the next switch detours
-    # (reach checks those); entries that never met it must not move.
-    return 0 if counts["ca"][1] == 0 and counts["ca"][0] > 0 else 1
+    # (reach checks those); entries that never met it, CA or switch LID, must not move.
+    return 0 if counts["ca"][1] == 0 and counts["switch"][1] == 0 and counts["ca"][0] > 0 else 1
 
 
 def cas(sim_path):

@@ -33,14 +33,14 @@ nlohmann::json nodes_json(const Fabric& fabric, const Detection& detection, bool
   return list;
 }
 
+}  // namespace
+
 std::string params_text(const FamilyMatch& family) {
   std::string text;
   for (const FamilyParam& p : family.params)
     text += fmt::format("{}{}={}", text.empty() ? "" : " ", p.key, fmt::join(p.values, ","));
   return text;
 }
-
-}  // namespace
 
 nlohmann::json detection_json(const Fabric& fabric, const Detection& detection) {
   nlohmann::json families = nlohmann::json::array();

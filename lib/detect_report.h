@@ -12,6 +12,9 @@
 
 namespace ftclos {
 
+/// "m=8 n=3": a family's parameters as people read them.
+std::string params_text(const FamilyMatch& family);
+
 nlohmann::json detection_json(const Fabric& fabric, const Detection& detection);
 std::string detection_summary(const Fabric& fabric, const Detection& detection);
 

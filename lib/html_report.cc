@@ -1,5 +1,7 @@
 #include "html_report.h"
 
+#include "detect_report.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -32,23 +34,6 @@ std::string html_escape(std::string_view text) {
 }
 
 namespace {
-
-const char* direction_name(Direction direction) {
-  switch (direction) {
-    case Direction::kUp: return "up";
-    case Direction::kDown: return "down";
-    case Direction::kSide: return "side";
-    case Direction::kNone: break;
-  }
-  return "none";
-}
-
-std::string params_text(const FamilyMatch& family) {
-  std::string text;
-  for (const FamilyParam& param : family.params)
-    text += fmt::format("{}{}={}", text.empty() ? "" : " ", param.key, fmt::join(param.values, ","));
-  return text;
-}
 
 }  // namespace
 

@@ -42,4 +42,14 @@ Direction direction(const Fabric& fabric, const Levels& levels, PortRef port) {
   return Direction::kSide;
 }
 
+const char* direction_name(Direction direction) {
+  switch (direction) {
+    case Direction::kUp: return "up";
+    case Direction::kDown: return "down";
+    case Direction::kSide: return "side";
+    case Direction::kNone: break;
+  }
+  return "none";
+}
+
 }  // namespace ftclos

@@ -23,4 +23,7 @@ enum class Direction : uint8_t { kNone, kDown, kUp, kSide };
 /// away from them, kSide to a switch of the same level; kNone when uncabled.
 Direction direction(const Fabric& fabric, const Levels& levels, PortRef port);
 
+/// "up", "down", "side" or "none".
+const char* direction_name(Direction direction);
+
 }  // namespace ftclos

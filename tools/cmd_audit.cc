@@ -171,16 +171,6 @@ bool full_fat_tree(const Detection& detection) {
 
 bool nonblocking(const Contention& contention) { return contention.worst_case <= 1 + 1e-9; }
 
-std::string direction_name(Direction direction) {
-  switch (direction) {
-    case Direction::kUp: return "up";
-    case Direction::kDown: return "down";
-    case Direction::kSide: return "side";
-    case Direction::kNone: break;
-  }
-  return "none";
-}
-
 // Channels grouped by the level they leave and their direction, with how
 // many SD pairs each carries.
 struct ChannelGroup {

@@ -27,6 +27,9 @@ struct OffsetChoice {
   std::vector<int> path_bits;  // per node, for kPathBits
 };
 
+/// "path bits", "all offsets, split evenly" or "fixed offset K".
+std::string describe(const OffsetChoice& choice);
+
 struct AuditInput {
   const Fabric& fabric;
   const Levels& levels;

@@ -384,4 +384,13 @@ Correctness check_correctness(const AuditInput& input) {
   return out;
 }
 
+std::string describe(const OffsetChoice& choice) {
+  switch (choice.mode) {
+    case OffsetChoice::Mode::kPathBits: return "path bits";
+    case OffsetChoice::Mode::kAllOffsets: return "all offsets, split evenly";
+    case OffsetChoice::Mode::kFixed: break;
+  }
+  return fmt::format("fixed offset {}", choice.offset);
+}
+
 }  // namespace ftclos

@@ -42,6 +42,12 @@ std::string params_text(const FamilyMatch& family) {
   return text;
 }
 
+std::string family_summary(const Detection& detection) {
+  if (detection.families.empty()) return fmt::format("unknown ({})", detection.unknown_reason);
+  const FamilyMatch& family = detection.families.front();
+  return fmt::format("{} {}{}", family.name, params_text(family), detection.degraded() ? " (degraded)" : "");
+}
+
 nlohmann::json detection_json(const Fabric& fabric, const Detection& detection) {
   nlohmann::json families = nlohmann::json::array();
   for (const FamilyMatch& family : detection.families)

@@ -15,6 +15,10 @@ namespace ftclos {
 /// "m=8 n=3": a family's parameters as people read them.
 std::string params_text(const FamilyMatch& family);
 
+/// "ftree m=8 n=3 (degraded)": the most specific family for one-line
+/// summaries; "unknown (why)" when none fits.
+std::string family_summary(const Detection& detection);
+
 nlohmann::json detection_json(const Fabric& fabric, const Detection& detection);
 std::string detection_summary(const Fabric& fabric, const Detection& detection);
 

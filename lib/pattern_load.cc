@@ -465,4 +465,19 @@ Result<SchemeTables> route_scheme(const Fabric& fabric, const Detection& detecti
   return out;
 }
 
+namespace {
+constexpr const char* kRowFormat = "{:<20} {:<11} {:<24} {:>6} {:>9} {:>9} {:>8}\n";
+}  // namespace
+
+std::string pattern_table_header() {
+  return fmt::format(kRowFormat, "pattern", "scheme", "ratio (min-max)", "sd", "MLOAD", "OPTU", "flow BW");
+}
+
+std::string pattern_table_row(const std::string& scheme, const PatternStats& s) {
+  return fmt::format(kRowFormat, s.pattern, scheme,
+                     fmt::format("{:.3f} ({:.3f}-{:.3f})", s.ratio.mean, s.ratio.min, s.ratio.max),
+                     fmt::format("{:.3f}", s.ratio.stddev), fmt::format("{:.2f}", s.mload.mean),
+                     fmt::format("{:.2f}", s.optu.mean), fmt::format("{:.3f}", s.flow_bandwidth.mean));
+}
+
 }  // namespace ftclos

@@ -101,6 +101,11 @@ struct PatternRun {
   uint64_t seed = 1;  // instance i uses a seed derived from (seed, i)
 };
 
+/// The table `ftclos patterns` and `ftclos audit --pattern` print: its
+/// header, and one row per pattern and scheme.
+std::string pattern_table_header();
+std::string pattern_table_row(const std::string& scheme, const PatternStats& stats);
+
 /// The entry point for commands: instances of `pattern` over pattern_hosts()
 /// on the given tables. Fails when the pattern does not fit the host count.
 Result<PatternStats> evaluate_pattern(const LoadInput& input, const Levels& levels, OptuBasis basis,

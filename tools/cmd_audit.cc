@@ -27,9 +27,12 @@
 #include "audit.h"
 #include "commands.h"
 #include "detect.h"
+#include "detect_report.h"
 #include "html_report.h"
 #include "lft_parse.h"
 #include "netfile.h"
+#include "pattern_load.h"
+#include "patterns.h"
 #include "routing.h"
 
 namespace ftclos::cli {
@@ -47,7 +50,13 @@ struct AuditOptions {
   std::string html;      // empty: not written
   std::string scheme;    // empty: audit LFT files
   int lmc = 0;
+  std::vector<std::string> patterns;  // NAME[:params], see `ftclos patterns`
+  int instances = 0;                  // 0: the pattern's default
+  uint64_t seed = 1;
 };
+
+// What the pattern tables call the audited tables.
+std::string tables_label(const AuditOptions& options) { return options.scheme.empty() ? "LFTs" : options.scheme; }
 
 // The tables to audit, whichever way they came.
 struct Tables {
@@ -141,25 +150,6 @@ Result<OffsetChoice> offsets_for(const Fabric& fabric, const AuditOptions& optio
   return choice;
 }
 
-std::string describe(const OffsetChoice& choice) {
-  switch (choice.mode) {
-    case OffsetChoice::Mode::kPathBits: return "path bits";
-    case OffsetChoice::Mode::kAllOffsets: return "all offsets, split evenly";
-    case OffsetChoice::Mode::kFixed: break;
-  }
-  return fmt::format("fixed offset {}", choice.offset);
-}
-
-std::string family_of(const Detection& detection) {
-  if (detection.families.empty()) return fmt::format("unknown ({})", detection.unknown_reason);
-  const FamilyMatch& family = detection.families.front();
-  std::vector<std::string> params;
-  for (const FamilyParam& param : family.params)
-    params.push_back(param.is_list ? fmt::format("{}={}", param.key, fmt::join(param.values, ","))
-                                   : fmt::format("{}={}", param.key, param.values.empty() ? 0 : param.values[0]));
-  return fmt::format("{}({}){}", family.name, fmt::join(params, " "), detection.degraded() ? " degraded" : "");
-}
-
 // A fat-tree family without deviations: an optimal routing reaches contention
 // 1 on every permutation there, so the worst case is the oblivious ratio.
 bool full_fat_tree(const Detection& detection) {
@@ -217,7 +207,7 @@ constexpr size_t kWitnessShown = 10;
 
 void print_summary(const Fabric& fabric, const Detection& detection, const Tables& tables, const OffsetChoice& offsets,
                    const Correctness& correctness, const Contention& contention) {
-  fmt::print("fabric: {}; {} CAs, {} switches\n", family_of(detection), fabric.count(NodeType::kCa),
+  fmt::print("fabric: {}; {} CAs, {} switches\n", family_summary(detection), fabric.count(NodeType::kCa),
              fabric.count(NodeType::kSwitch));
   fmt::print("tables: {}; LMC {}, max LID {}; offsets: {}\n", tables.origin, tables.lids.lmc, tables.lids.max_lid,
              describe(offsets));
@@ -253,11 +243,11 @@ void print_summary(const Fabric& fabric, const Detection& detection, const Table
 
 nlohmann::json audit_json(const Fabric& fabric, const Detection& detection, const AuditOptions& options,
                           const Tables& tables, const OffsetChoice& offsets, const Correctness& correctness,
-                          const Contention& contention) {
+                          const Contention& contention, const std::vector<PatternStats>& patterns) {
   using nlohmann::json;
   json out = {
       {"topology", options.topology},
-      {"family", family_of(detection)},
+      {"family", family_summary(detection)},
       {"full_fat_tree", full_fat_tree(detection)},
       {"tables", tables.origin},
       {"lmc", tables.lids.lmc},
@@ -312,20 +302,45 @@ nlohmann::json audit_json(const Fabric& fabric, const Detection& detection, cons
                       {"channels_by_pairs", std::move(by_pairs)}});
   }
   out["channel_histograms"] = std::move(groups);
+  json rows = json::array();
+  for (const PatternStats& p : patterns)
+    rows.push_back({{"pattern", p.pattern}, {"ratio_mean", p.ratio.mean}, {"ratio_min", p.ratio.min},
+                    {"ratio_max", p.ratio.max}, {"ratio_sd", p.ratio.stddev}, {"mload", p.mload.mean},
+                    {"optu", p.optu.mean}, {"flow_bandwidth", p.flow_bandwidth.mean},
+                    {"optu_is_baseload", p.basis == OptuBasis::kBaseload}, {"undelivered", p.undelivered}});
+  out["patterns"] = std::move(rows);
   return out;
 }
 
 // The --html page: what the audit found plus what only the command knows.
 std::string audit_page(const Fabric& fabric, const Detection& detection, const AuditOptions& options,
                        const Tables& tables, const OffsetChoice& offsets, const Correctness& correctness,
-                       const Contention& contention) {
+                       const Contention& contention, const std::vector<PatternStats>& patterns) {
   AuditReportData data = audit_report_data(fabric, detection, correctness, contention);
+  for (const PatternStats& stats : patterns) data.patterns.push_back({tables_label(options), stats});
   data.title = options.topology;
   data.tables = fmt::format("{}; LMC {}, max LID {}; offsets: {}", tables.origin, tables.lids.lmc, tables.lids.max_lid,
                             describe(offsets));
   data.warnings = tables.warnings;
   if (full_fat_tree(detection)) data.oblivious_ratio = contention.worst_case;
   return audit_html(data);
+}
+
+// The --pattern options on the audited tables, with the same offsets.
+Result<std::vector<PatternStats>> evaluate_patterns(const Fabric& fabric, const Detection& detection,
+                                                    const Tables& tables, const OffsetChoice& offsets,
+                                                    const AuditOptions& options) {
+  std::vector<PatternStats> out;
+  const LoadInput input{fabric, tables.lids, tables.lfts, offsets};
+  for (const std::string& text : options.patterns) {
+    Result<PatternSpec> pattern = parse_pattern(text);
+    if (!pattern.ok()) return pattern.status();
+    Result<PatternStats> stats = evaluate_pattern(input, detection.levels, optu_basis(detection), *pattern,
+                                                  {options.instances, options.seed});
+    if (!stats.ok()) return stats.status();
+    out.push_back(std::move(*stats));
+  }
+  return out;
 }
 
 Status check_options(const AuditOptions& options) {
@@ -368,16 +383,28 @@ int run(const AuditOptions& options) {
   progress.stage("contention done");
 
   print_summary(*fabric, detection, *tables, *offsets, correctness, contention);
+  Result<std::vector<PatternStats>> patterns = evaluate_patterns(*fabric, detection, *tables, *offsets, options);
+  if (!patterns.ok()) {
+    fmt::print(stderr, "ftclos audit: {}\n", patterns.status().message());
+    return 2;
+  }
+  if (!patterns->empty()) {
+    fmt::print("traffic patterns ({}):\n{}", optu_basis(detection) == OptuBasis::kBaseload
+                                                 ? "OPTU = baseload, Corollary 1"
+                                                 : "OPTU bounded below by baseload and sub-tree cuts; ratios are upper bounds",
+               pattern_table_header());
+    for (const PatternStats& stats : *patterns) fmt::print("{}", pattern_table_row(tables_label(options), stats));
+  }
   if (!options.json.empty()) {
     std::ofstream out(options.json);
-    if (!(out << audit_json(*fabric, detection, options, *tables, *offsets, correctness, contention).dump(2) << "\n")) {
+    if (!(out << audit_json(*fabric, detection, options, *tables, *offsets, correctness, contention, *patterns).dump(2) << "\n")) {
       fmt::print(stderr, "ftclos audit: cannot write {}\n", options.json);
       return 2;
     }
   }
   if (!options.html.empty()) {
     std::ofstream out(options.html);
-    if (!(out << audit_page(*fabric, detection, options, *tables, *offsets, correctness, contention))) {
+    if (!(out << audit_page(*fabric, detection, options, *tables, *offsets, correctness, contention, *patterns))) {
       fmt::print(stderr, "ftclos audit: cannot write {}\n", options.html);
       return 2;
     }
@@ -409,6 +436,10 @@ void add_audit(CLI::App& app) {
   CLI::Option* scheme =
       sub->add_option("--scheme", options->scheme, "Instead of LFT files, route the topology with this scheme");
   sub->add_option("--lmc", options->lmc, "LMC for --scheme (default 0)")->check(CLI::Range(0, 7))->needs(scheme);
+  sub->add_option("--pattern", options->patterns,
+                  "Also load the tables with traffic pattern NAME[:params] (repeatable; names as in `ftclos patterns`)");
+  sub->add_option("--instances", options->instances, "Instances per random pattern (default 32)");
+  sub->add_option("--seed", options->seed, "Seed of the random patterns (default 1)");
   sub->callback([options, offset] {
     options->offset_given = offset->count() > 0;
     set_exit_code(run(*options));

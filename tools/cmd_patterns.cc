@@ -12,6 +12,7 @@
 
 #include "commands.h"
 #include "detect.h"
+#include "detect_report.h"
 #include "netfile.h"
 #include "pattern_load.h"
 #include "patterns.h"
@@ -30,35 +31,6 @@ struct PatternsOptions {
   int offset = -1;  // -1: the scheme's own offsets
   bool all_offsets = false;
 };
-
-std::string family_of(const Detection& detection) {
-  if (detection.families.empty()) return fmt::format("unknown ({})", detection.unknown_reason);
-  const FamilyMatch& family = detection.families.front();
-  std::string text = family.name;
-  for (const FamilyParam& param : family.params) {
-    std::string values;
-    for (int v : param.values) values += (values.empty() ? "" : ",") + std::to_string(v);
-    text += fmt::format(" {}={}", param.key, values);
-  }
-  return text + (detection.degraded() ? " (degraded)" : "");
-}
-
-std::string offsets_text(const OffsetChoice& offsets) {
-  switch (offsets.mode) {
-    case OffsetChoice::Mode::kFixed: return fmt::format("offset {}", offsets.offset);
-    case OffsetChoice::Mode::kPathBits: return "path bits";
-    case OffsetChoice::Mode::kAllOffsets: return "all offsets, split evenly";
-  }
-  return "";
-}
-
-constexpr const char* kRowFormat = "{:<20} {:<11} {:<24} {:>6} {:>9} {:>9} {:>8}\n";
-
-void print_row(const std::string& scheme, const PatternStats& s) {
-  fmt::print(kRowFormat, s.pattern, scheme, fmt::format("{:.3f} ({:.3f}-{:.3f})", s.ratio.mean, s.ratio.min, s.ratio.max),
-             fmt::format("{:.3f}", s.ratio.stddev), fmt::format("{:.2f}", s.mload.mean),
-             fmt::format("{:.2f}", s.optu.mean), fmt::format("{:.3f}", s.flow_bandwidth.mean));
-}
 
 int run(const PatternsOptions& options) {
   std::vector<PatternSpec> patterns;
@@ -94,7 +66,7 @@ int run(const PatternsOptions& options) {
   }
   const Detection detection = detect(*fabric);
   const OptuBasis basis = optu_basis(detection);
-  fmt::print("fabric: {}, {} CAs\n", family_of(detection), hosts);
+  fmt::print("fabric: {}, {} CAs\n", family_summary(detection), hosts);
   fmt::print("OPTU: {}\n", basis == OptuBasis::kBaseload
                                ? "baseload, exact on a full fat-tree (Corollary 1)"
                                : "max(baseload, sub-tree cut), a lower bound: ratios are upper bounds");
@@ -107,12 +79,12 @@ int run(const PatternsOptions& options) {
     }
     if (options.all_offsets) tables->offsets = {OffsetChoice::Mode::kAllOffsets, 0, {}};
     if (options.offset >= 0) tables->offsets = {OffsetChoice::Mode::kFixed, options.offset, {}};
-    fmt::print("scheme {}: LMC {}, {}\n", name, tables->lids.lmc, offsets_text(tables->offsets));
+    fmt::print("scheme {}: LMC {}, {}\n", name, tables->lids.lmc, describe(tables->offsets));
     for (const std::string& note : tables->notes) fmt::print("  note: {}\n", note);
     routed.emplace_back(name, std::move(*tables));
   }
   fmt::print("\n");
-  fmt::print(kRowFormat, "pattern", "scheme", "ratio (min-max)", "sd", "MLOAD", "OPTU", "flow BW");
+  fmt::print("{}", pattern_table_header());
   long undelivered = 0;
   for (const PatternSpec& pattern : patterns) {
     for (const auto& [name, tables] : routed) {
@@ -123,7 +95,7 @@ int run(const PatternsOptions& options) {
         fmt::print(stderr, "ftclos patterns: {}\n", stats.status().message());
         return 2;
       }
-      print_row(name, *stats);
+      fmt::print("{}", pattern_table_row(name, *stats));
       undelivered += stats->undelivered;
     }
   }

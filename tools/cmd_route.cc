@@ -11,7 +11,7 @@
 #include <string>
 
 #include "commands.h"
-#include "detect.h"
+#include "detect_report.h"
 #include "lft_dump.h"
 #include "netfile.h"
 #include "path_bits.h"
@@ -39,14 +39,9 @@ bool write_file(const std::string& path, const std::string& text) {
   return static_cast<bool>(out << text);
 }
 
-std::string family_of(const Detection& detection) {
-  if (detection.families.empty()) return fmt::format("unknown ({})", detection.unknown_reason);
-  return detection.families.front().name + (detection.degraded() ? " (degraded)" : "");
-}
-
 void print_summary(const RoutedFabric& routed, const RouteOptions& options, double total_ms) {
   const Routing& routing = routed.routing;
-  fmt::print(stderr, "family: {}\nscheme: {}\n", family_of(routed.detection), options.scheme);
+  fmt::print(stderr, "family: {}\nscheme: {}\n", family_summary(routed.detection), options.scheme);
   fmt::print(stderr, "LMC: {} given, {} needed\n", options.lmc, routing.lmc_needed);
   if (options.lmc < routing.lmc_needed)
     fmt::print(stderr,

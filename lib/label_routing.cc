@@ -1,6 +1,7 @@
 #include "label_routing.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include <fmt/format.h>
 
@@ -48,6 +49,17 @@ long subtree_key(const XgftShape& s, const std::vector<int>& digits, int level) 
   return key;
 }
 
+// Writes `port` to a CA's 2^lmc entries; the common small ranges as single
+// stores (a memset call per CA costs more than the routing itself).
+void fill_range(uint8_t* entry, int offsets, uint8_t port) {
+  switch (offsets) {
+    case 1: entry[0] = port; return;
+    case 2: { const uint16_t both = port * 0x0101u; std::memcpy(entry, &both, sizeof both); return; }
+    case 4: { const uint32_t all = port * 0x01010101u; std::memcpy(entry, &all, sizeof all); return; }
+    default: std::fill_n(entry, offsets, port);
+  }
+}
+
 // Switch LIDs in closed form (labeled switches; what a degraded fabric
 // breaks, repair_dead_ports moves). Switch x reaches switch S
 // going up then down iff their digits agree below both levels (up moves
@@ -60,8 +72,12 @@ void route_switch_lids_by_labels(const RoutingInput& in, const std::vector<SlotP
   const XgftShape& s = labels.shape;
   const std::vector<int>& level = in.detection.levels.of;
   std::vector<int> targets;
-  for (int t = 0; t < in.fabric.size(); ++t)
-    if (in.fabric.node(t).is_switch() && in.lids.base[t] != 0 && !labels.digits[t].empty()) targets.push_back(t);
+  std::vector<long> spread(in.fabric.size());  // the target's code, to spread free choices
+  for (int t = 0; t < in.fabric.size(); ++t) {
+    if (!in.fabric.node(t).is_switch() || in.lids.base[t] == 0 || labels.digits[t].empty()) continue;
+    targets.push_back(t);
+    spread[t] = labels.code(level[t], labels.digits[t]);
+  }
   for (int x = 0; x < in.fabric.size(); ++x) {
     if (!in.fabric.node(x).is_switch() || labels.digits[x].empty()) continue;
     const std::vector<int>& dx = labels.digits[x];
@@ -74,7 +90,6 @@ void route_switch_lids_by_labels(const RoutingInput& in, const std::vector<SlotP
       }
       const std::vector<int>& ds = labels.digits[t];
       const int ls = level[t];
-      const long spread = labels.code(ls, ds);
       bool low_match = true;
       for (int i = 1; i <= std::min(lx, ls) && low_match; ++i) low_match = dx[i - 1] == ds[i - 1];
       bool above = lx > ls && low_match;
@@ -82,10 +97,10 @@ void route_switch_lids_by_labels(const RoutingInput& in, const std::vector<SlotP
       if (above) {
         entry = ports[x].down[ds[lx - 1] * s.p[lx - 1]];
       } else if (low_match && lx < s.h) {
-        const long slot = lx + 1 <= ls ? ds[lx] : spread % (s.w[lx] * s.p[lx]);
+        const long slot = lx + 1 <= ls ? ds[lx] : spread[t] % (s.w[lx] * s.p[lx]);
         entry = ports[x].up[slot];
       } else {  // toward S's sub-tree where S lies below, so the detour stays shortest
-        const long child = lx > ls ? ds[lx - 1] : spread % s.m[lx - 1];
+        const long child = lx > ls ? ds[lx - 1] : spread[t] % s.m[lx - 1];
         entry = ports[x].down[child * s.p[lx - 1]];
       }
     }
@@ -183,7 +198,11 @@ Routing route_by_labels(const RoutingInput& in, const LabelRule& rule) {
     uint8_t* table = lft.data();
     for (size_t i = 0; i < n; ++i) {
       uint8_t* entry = table + base[i];
-      if (key_l[i] == mine) {
+      if (classes == 1) {  // destination-only: one port for the whole LID range
+        const uint8_t port = key_l[i] == mine ? down[digit_l[i] * parallel + (l > 1 ? slot_below[i] / below_w : 0)]
+                                              : up[slot_up[i]];
+        fill_range(entry, offsets, port);
+      } else if (key_l[i] == mine) {
         // Over the parallel cable the CA's own up slot one level lower uses.
         const uint8_t* child = down + digit_l[i] * parallel;
         const int* slots = slot_below + i * classes;

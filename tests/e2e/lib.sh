@@ -22,9 +22,16 @@ start_ibsim() {
   : >"$log"
   IBSIM_SOCKNAME=$sock ibsim -s -n "$@" "$fabric" >"$log" 2>&1 &
   IBSIM_PIDS+=($!)
+  wait_ibsim_ready "${IBSIM_PIDS[-1]}" "$log" "$fabric"
+}
+
+# wait_ibsim_ready PID LOG FABRIC: returns once that ibsim says it is ready;
+# fails, showing its log, when it dies or takes over 10 s.
+wait_ibsim_ready() {
+  local pid=$1 log=$2 fabric=$3
   for _ in $(seq 1 100); do
-    grep -q "simulator ready" "$log" && return 0
-    kill -0 "${IBSIM_PIDS[-1]}" 2>/dev/null || break
+    grep -aq "simulator ready" "$log" && return 0
+    kill -0 "$pid" 2>/dev/null || break
     sleep 0.1
   done
   echo "ibsim did not start on $fabric:" >&2

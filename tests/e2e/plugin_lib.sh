@@ -31,14 +31,7 @@ start_console_ibsim() {
   IBSIM_PIDS+=("$SIM_PID")
   SIM_LOG=$log
   exec {SIM_FD}>"$log.fifo"
-  for _ in $(seq 1 100); do
-    grep -aq "simulator ready" "$log" && return 0
-    kill -0 "$SIM_PID" 2>/dev/null || break
-    sleep 0.1
-  done
-  echo "ibsim did not start on $fabric:" >&2
-  cat "$log" >&2
-  return 1
+  wait_ibsim_ready "$SIM_PID" "$log" "$fabric"
 }
 
 # stop_console_ibsim: the simulator started last, by its PID.

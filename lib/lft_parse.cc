@@ -449,10 +449,10 @@ class Reader {
     LidMap map;
     map.base.assign(n, 0);
     if (Status status = check_counts(first, count, map.lmc); !status.ok()) return status;
-    for (int i = 0; i < n; ++i) map.base[i] = static_cast<uint16_t>(first[i]);
+    for (int i = 0; i < n; ++i) map.base[i] = first[i];
     owner.resize(max_lid + 1);
     map.owner = std::move(owner);
-    map.max_lid = static_cast<uint16_t>(max_lid);
+    map.max_lid = max_lid;
     return map;
   }
 

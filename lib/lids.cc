@@ -12,6 +12,7 @@ namespace ftclos {
 namespace {
 
 constexpr int kMaxUnicastLid = 0xBFFF;  // 0xC000 and up are multicast
+constexpr int kMaxAnalysisLid = (1 << 24) - 1;  // any fabric we can hold in memory
 
 // The LID record of a node: a switch's port 0, a CA's port 1.
 const Port* lid_port(const Node& node) {
@@ -30,12 +31,13 @@ bool input_has_every_lid(const Fabric& fabric) {
 }
 
 // Records `node` as the owner of `count` LIDs from `base`; fails on a LID
-// another node owns already.
-Status claim(LidMap& map, const Fabric& fabric, int node, int base, int count) {
+// another node owns already or past `last_allowed`.
+Status claim(LidMap& map, const Fabric& fabric, int node, int base, int count, int last_allowed) {
   const int last = base + count - 1;
-  if (last > kMaxUnicastLid)
-    return Status::Error(fmt::format("LIDs of \"{}\" would end at {:#x}, past the unicast range end {:#x}",
-                                     fabric.node(node).name, last, kMaxUnicastLid));
+  if (last > last_allowed)
+    return Status::Error(fmt::format("LIDs of \"{}\" would end at {:#x}, past the {} range end {:#x}",
+                                     fabric.node(node).name, last,
+                                     last_allowed == kMaxUnicastLid ? "unicast" : "analysis", last_allowed));
   if (static_cast<int>(map.owner.size()) <= last) map.owner.resize(last + 1, -1);
   for (int lid = base; lid <= last; ++lid) {
     if (map.owner[lid] >= 0)
@@ -43,8 +45,8 @@ Status claim(LidMap& map, const Fabric& fabric, int node, int base, int count) {
                                        fabric.node(map.owner[lid]).name, fabric.node(node).name));
     map.owner[lid] = node;
   }
-  map.base[node] = static_cast<uint16_t>(base);
-  map.max_lid = std::max<uint16_t>(map.max_lid, static_cast<uint16_t>(last));
+  map.base[node] = base;
+  map.max_lid = std::max(map.max_lid, last);
   return Status::Ok();
 }
 
@@ -60,7 +62,8 @@ Result<LidMap> keep_input_lids(const Fabric& fabric, LidMap map) {
         return Status::Error(
             fmt::format("LID {} of \"{}\" is not aligned to 2^LMC = {}", port.lid, node.name, map.lids_per_ca()));
     }
-    if (Status status = claim(map, fabric, i, port.lid, lid_count(node, map.lmc)); !status.ok()) return status;
+    if (Status status = claim(map, fabric, i, port.lid, lid_count(node, map.lmc), kMaxUnicastLid); !status.ok())
+      return status;
   }
   return map;
 }
@@ -77,7 +80,7 @@ int lowest_free_range(const std::vector<int>& owner, int from, int count) {
 // What OpenSM does on a fresh subnet, made deterministic: nodes by GUID,
 // each taking the lowest free LID range, CA ranges aligned to 2^lmc, so
 // switches fill the holes alignment leaves.
-Result<LidMap> assign_fresh_lids(const Fabric& fabric, LidMap map) {
+Result<LidMap> assign_fresh_lids(const Fabric& fabric, LidMap map, int last_allowed) {
   std::vector<int> order(fabric.size());
   std::iota(order.begin(), order.end(), 0);
   std::ranges::sort(order, [&](int a, int b) {
@@ -92,7 +95,7 @@ Result<LidMap> assign_fresh_lids(const Fabric& fabric, LidMap map) {
     const int count = lid_count(node, map.lmc);
     int& next = node.is_switch() ? next_switch_lid : next_ca_lid;
     const int base = lowest_free_range(map.owner, next, count);
-    if (Status status = claim(map, fabric, i, base, count); !status.ok()) return status;
+    if (Status status = claim(map, fabric, i, base, count, last_allowed); !status.ok()) return status;
     next = base + count;
   }
   return map;
@@ -100,14 +103,15 @@ Result<LidMap> assign_fresh_lids(const Fabric& fabric, LidMap map) {
 
 }  // namespace
 
-Result<LidMap> assign_lids(const Fabric& fabric, int lmc) {
+Result<LidMap> assign_lids(const Fabric& fabric, int lmc, LidSpace space) {
   if (lmc < 0 || lmc > 7) return Status::Error(fmt::format("LMC {} is outside 0..7", lmc));
   LidMap map;
   map.lmc = lmc;
   map.base.assign(fabric.size(), 0);
   map.owner.assign(1, -1);  // LID 0 is never assigned
   return input_has_every_lid(fabric) ? keep_input_lids(fabric, std::move(map))
-                                     : assign_fresh_lids(fabric, std::move(map));
+                                     : assign_fresh_lids(fabric, std::move(map),
+                                                         space == LidSpace::kUnicast ? kMaxUnicastLid : kMaxAnalysisLid);
 }
 
 }  // namespace ftclos

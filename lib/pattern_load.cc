@@ -429,12 +429,12 @@ Result<PatternStats> evaluate_pattern(const LoadInput& input, const Levels& leve
 }
 
 Result<SchemeTables> route_scheme(const Fabric& fabric, const Detection& detection, std::string_view scheme_name,
-                                  int lmc) {
+                                  int lmc, LidSpace space) {
   Result<std::unique_ptr<Scheme>> scheme = make_scheme(scheme_name);
   if (!scheme.ok()) return scheme.status();
   SchemeTables out;
   auto route_at = [&](int at) -> Status {
-    Result<LidMap> lids = assign_lids(fabric, at);
+    Result<LidMap> lids = assign_lids(fabric, at, space);
     if (!lids.ok()) return lids.status();
     Result<Routing> routing = (*scheme)->route({fabric, detection, *lids});
     if (!routing.ok()) return Status::Error(fmt::format("{}: {}", scheme_name, routing.status().message()));

@@ -120,8 +120,8 @@ struct SchemeTables {
 };
 
 /// Routes with `scheme` at LMC `lmc`, or when `lmc` is negative at the LMC the
-/// scheme asks for, lowered until the LIDs fit the unicast range (noted).
+/// scheme asks for, lowered until the LIDs fit `space` (noted).
 Result<SchemeTables> route_scheme(const Fabric& fabric, const Detection& detection, std::string_view scheme,
-                                  int lmc);
+                                  int lmc, LidSpace space = LidSpace::kUnicast);
 
 }  // namespace ftclos

@@ -129,7 +129,7 @@ class MultipathScheme : public Scheme {
     };
     std::map<int, std::vector<Ca>> by_leaf;
     long rank = 0;
-    for (size_t lid = 1; lid < lids.owner.size(); ++lid) {
+    for (int lid = 1; lid < static_cast<int>(lids.owner.size()); ++lid) {
       const int owner = lids.owner[lid];
       if (owner < 0 || fabric.node(owner).is_switch() || lids.base[owner] != lid) continue;
       if (const Exit exit = exit_of(fabric, owner); exit.target >= 0)

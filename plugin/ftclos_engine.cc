@@ -190,7 +190,7 @@ Result<Built> build_fabric(const ftclos_subnet& in) {
       lids.owner[lid] = at.node;
     }
     lids.base[at.node] = record.base_lid;
-    lids.max_lid = std::max<uint16_t>(lids.max_lid, static_cast<uint16_t>(last));
+    lids.max_lid = std::max(lids.max_lid, last);
   }
   return out;
 }

@@ -12,6 +12,7 @@
 
 #include "generate.h"
 #include "path_trace.h"
+#include "pattern_load.h"
 #include "routing_checks.h"
 #include "schemes.h"
 
@@ -460,6 +461,22 @@ TEST(AuditSchemes, MlidMatchesTableI) {
   // Table I: m/2 on FT(m,2), m-1 on FT(m,3).
   EXPECT_EQ(worst_case(*make_mlid_scheme(), generate_ftree(8, 2), OffsetChoice::Mode::kPathBits), 4);
   EXPECT_EQ(worst_case(*make_mlid_scheme(), generate_ftree(8, 3), OffsetChoice::Mode::kPathBits), 7);
+}
+
+TEST(AuditSchemes, MlidOnFt16_3NeedsMoreLidsThanInfiniBandHas) {
+  // m-1 = 15 needs LMC 6 (65,536 CA LIDs); the unicast range stops it at LMC 5.
+  const Fabric fabric = *generate_ftree(16, 3);
+  const Detection detection = detect(fabric);
+  auto worst_at = [&](LidSpace space) {
+    Result<SchemeTables> tables = route_scheme(fabric, detection, "mlid", -1, space);
+    EXPECT_TRUE(tables.ok()) << tables.status().message();
+    EXPECT_EQ(tables->lids.lmc, space == LidSpace::kAnalysis ? 6 : 5);
+    return worst_case_contention(
+               {fabric, detection.levels, tables->lids, tables->routing.lfts, tables->offsets, {}, {}})
+        .worst_case;
+  };
+  EXPECT_EQ(worst_at(LidSpace::kAnalysis), 15);
+  EXPECT_GT(worst_at(LidSpace::kUnicast), 15);
 }
 
 TEST(AuditSchemes, NonblockingIsOne) {

@@ -114,6 +114,15 @@ TEST(AssignLids, FailsPastUnicastRange) {
   EXPECT_EQ(lids->max_lid, 0xBFFF);
 }
 
+TEST(AssignLids, AnalysisSpaceGoesPastUnicastRange) {
+  Fabric fabric;
+  for (int i = 0; i < 384; ++i) ASSERT_TRUE(fabric.add_node(NodeType::kCa, "h" + std::to_string(i), 1, i + 1).ok());
+  Result<LidMap> lids = assign_lids(fabric, 7, LidSpace::kAnalysis);
+  ASSERT_TRUE(lids.ok()) << lids.status().message();
+  EXPECT_EQ(lids->max_lid, 384 * 128 + 127);
+  EXPECT_EQ(lids->owner[lids->max_lid], 383);
+}
+
 TEST(AssignLids, RejectsLmcOutOfRange) { EXPECT_FALSE(assign_lids(two_hosts(), 8).ok()); }
 
 }  // namespace

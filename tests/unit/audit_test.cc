@@ -479,6 +479,18 @@ TEST(AuditSchemes, MlidOnFt16_3NeedsMoreLidsThanInfiniBandHas) {
   EXPECT_GT(worst_at(LidSpace::kUnicast), 15);
 }
 
+// Up/down ECMP balances only what can arrive at a switch, so on intact trees
+// it is as good as D-mod-k (balancing every LID correlated the levels: 16 on
+// FT(8,3), 64 on FT(16,3)).
+TEST(AuditSchemes, UpDownAsGoodAsDmodkOnIntactTrees) {
+  for (auto make : {+[] { return generate_ftree(8, 3); }, +[] { return generate_ftree(16, 3); },
+                    +[] { return generate_kary(4, 4); }, +[] { return generate_pgft({{4, 4, 3}, {1, 4, 2}, {1, 1, 1}}); }}) {
+    const double dmodk = worst_case(*make_dmodk_scheme(), make(), OffsetChoice::Mode::kPathBits);
+    EXPECT_GT(dmodk, 1);
+    EXPECT_LE(worst_case(*make_updown_scheme(), make(), OffsetChoice::Mode::kPathBits), dmodk);
+  }
+}
+
 TEST(AuditSchemes, NonblockingIsOne) {
   for (int n : {2, 3, 4})
     EXPECT_EQ(worst_case(*make_nonblocking_scheme(), generate_clos2(n, n * n, n * n + 1), OffsetChoice::Mode::kPathBits),

@@ -33,13 +33,9 @@ std::string html_escape(std::string_view text) {
   return out;
 }
 
-namespace {
-
-}  // namespace
-
-AuditReportData audit_report_data(const Fabric& fabric, const Detection& detection, const Correctness& correctness,
-                                  const Contention& contention) {
+AuditReportData fabric_report_data(const Fabric& fabric, const Detection& detection) {
   AuditReportData data;
+  data.detailed = false;
   for (const FamilyMatch& family : detection.families) data.families.push_back({family.name, params_text(family)});
   data.unknown_reason = detection.unknown_reason;
   data.hosts = fabric.count(NodeType::kCa);
@@ -48,6 +44,13 @@ AuditReportData audit_report_data(const Fabric& fabric, const Detection& detecti
   data.updown_routable = detection.updown_routable;
   data.degraded = detection.degraded();
   for (const Deviation& deviation : detection.deviations()) data.deviations.push_back(describe(fabric, deviation));
+  return data;
+}
+
+AuditReportData audit_report_data(const Fabric& fabric, const Detection& detection, const Correctness& correctness,
+                                  const Contention& contention) {
+  AuditReportData data = fabric_report_data(fabric, detection);
+  data.detailed = true;
   data.correctness = correctness;
   data.worst_case = contention.worst_case;
   data.exact = contention.exact;
@@ -588,7 +591,33 @@ void write_worst_link(Out out, const AuditReportData& data) {
   fmt::format_to(out, "</section>\n");
 }
 
-// (e) Patterns side by side per scheme, then every number.
+// (e) Several sets of tables side by side; the lowest worst case is marked.
+void write_compared(Out out, const AuditReportData& data) {
+  if (data.compared.empty()) return;
+  double best = data.compared.front().worst_case;
+  for (const ComparedSet& set : data.compared) best = std::min(best, set.worst_case);
+  fmt::format_to(out, "<section id=\"compare\">\n<h2>Sets of tables compared</h2>\n<table>\n<tr><th>set</th>"
+                      "<th>tables</th><th class=\"n\">unreachable</th><th class=\"n\">loops</th><th class=\"n\">"
+                      "credit loops</th><th class=\"n\">up/down violations</th><th class=\"n\">non-minimal</th>"
+                      "<th class=\"n\">worst-case contention</th></tr>\n");
+  for (const ComparedSet& set : data.compared) {
+    const Correctness& c = set.correctness;
+    fmt::format_to(out, "<tr><td>{}</td><td>{}", html_escape(set.label),
+                   html_escape(fmt::format("{}; LMC {}; offsets: {}", set.origin, set.lmc, set.offsets)));
+    for (const std::string& warning : set.warnings)
+      fmt::format_to(out, "<br><span class=\"warn\">warning: {}</span>", html_escape(warning));
+    fmt::format_to(out, "</td>");
+    for (const long count : {c.unreachable, c.loops, static_cast<long>(c.credit_loops)})
+      fmt::format_to(out, "<td class=\"n {}\">{}</td>", count ? "bad" : "good", count);
+    fmt::format_to(out, "<td class=\"n\">{}</td><td class=\"n\">{}</td>", c.updown_violations, c.non_minimal);
+    fmt::format_to(out, "<td class=\"n{}\">{}{}</td></tr>\n",
+                   data.compared.size() > 1 && set.worst_case <= best + 1e-12 ? " best" : "", number(set.worst_case),
+                   set.exact ? "" : " (bound)");
+  }
+  fmt::format_to(out, "</table>\n</section>\n");
+}
+
+// (f) Patterns side by side per scheme, then every number.
 void write_patterns(Out out, const AuditReportData& data) {
   if (data.patterns.empty()) return;
   std::vector<std::string> schemes, patterns;
@@ -658,12 +687,15 @@ std::string audit_html(const AuditReportData& data) {
   fmt::format_to(out, "</style>\n</head>\n<body>\n<header>\n<h1>{}</h1>\n", html_escape(title));
   if (!data.tables.empty()) fmt::format_to(out, "<div class=\"sub\">tables: {}</div>\n", html_escape(data.tables));
   fmt::format_to(out, "</header>\n");
-  write_cards(out, data);
+  if (data.detailed) write_cards(out, data);
   write_fabric(out, data);
-  write_correctness(out, data);
-  write_heatmaps(out, data, groups, metrics);
-  write_histograms(out, data, groups);
-  write_worst_link(out, data);
+  write_compared(out, data);
+  if (data.detailed) {
+    write_correctness(out, data);
+    write_heatmaps(out, data, groups, metrics);
+    write_histograms(out, data, groups);
+    write_worst_link(out, data);
+  }
   write_patterns(out, data);
   fmt::format_to(out, "<footer>Written by <code>ftclos audit --html</code>; self-contained, no scripts.</footer>\n"
                       "</body>\n</html>\n");

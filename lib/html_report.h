@@ -1,8 +1,9 @@
 // The audit as one self-contained HTML page for people: fabric summary,
 // correctness, a per-level link-load heatmap, histograms of SD pairs per
-// channel, the worst link with its witness permutation and, when given,
-// pattern/scheme comparison tables. Inline CSS and SVG only, no scripts and
-// nothing fetched, so the page renders offline and can be mailed around.
+// channel, the worst link with its witness permutation and, when given, a
+// comparison of several sets of tables and pattern/scheme comparison tables.
+// Inline CSS and SVG only, no scripts and nothing fetched, so the page
+// renders offline and can be mailed around.
 #pragma once
 
 #include <optional>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "audit.h"
+#include "audit_compare.h"
 #include "detect.h"
 #include "fabric.h"
 #include "pattern_load.h"
@@ -54,7 +56,9 @@ struct AuditReportData {
   bool updown_routable = false;
   bool degraded = false;
   std::vector<std::string> deviations;  // one line each
-  // Correctness.
+  // One set's audit: cards, correctness, heatmaps, histograms, worst link.
+  // False for a comparison with no set singled out (fabric_report_data).
+  bool detailed = true;
   Correctness correctness;
   // Contention.
   double worst_case = 0;
@@ -64,9 +68,15 @@ struct AuditReportData {
   std::vector<std::pair<std::string, std::string>> witness;  // (source, destination)
   std::vector<ReportChannel> channels;  // every switch-to-switch channel, idle ones at zero
   std::vector<std::string> notes;
+  // Several sets of tables side by side; empty when only one was audited.
+  std::vector<ComparedSet> compared;
   // Pattern/scheme comparison; empty when none was run.
   std::vector<PatternRow> patterns;
 };
+
+/// The fabric summary alone, not detailed: the page of a comparison of sets
+/// with none singled out. The caller adds title, tables, compared sets and patterns.
+AuditReportData fabric_report_data(const Fabric& fabric, const Detection& detection);
 
 /// Everything the audit itself knows: fabric summary, correctness and
 /// contention, with the idle switch-to-switch channels added at zero load.

@@ -4,150 +4,59 @@
 // (reachability, loops, credit loops, up/down, minimality) and the worst
 // contention a permutation can meet on them (audit.h). The tables come from
 // OpenSM's opensm-lfts.dump or ibroute / dump_lfts output, or from routing
-// the topology with one of our schemes, for comparison.
+// the topology with one of our schemes, for comparison. `--compare FILE...`
+// and `--schemes S,..` add more sets, each audited on its own and shown side
+// by side with the first (audit_compare.h).
 // Exit status: 0 the tables are sound, 1 unreachable pairs or (credit)
-// loops, 2 bad input. The summary goes to stdout, progress to stderr.
+// loops in any set, 2 bad input. The summary goes to stdout, progress to stderr.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <bit>
-#include <chrono>
-#include <cstdio>
 #include <fstream>
-#include <functional>
 #include <map>
 #include <memory>
-#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "audit.h"
+#include "audit_compare.h"
+#include "audit_progress.h"
+#include "audit_tables.h"
 #include "commands.h"
 #include "detect.h"
 #include "detect_report.h"
 #include "html_report.h"
-#include "lft_parse.h"
 #include "netfile.h"
 #include "pattern_load.h"
 #include "patterns.h"
-#include "routing.h"
 
 namespace ftclos::cli {
 namespace {
 
 struct AuditOptions {
   std::string topology;
-  std::vector<std::string> lft_files;
-  std::string path_bits;  // empty: not given
-  int offset = 0;
-  bool offset_given = false;
-  bool all_offsets = false;
-  std::string guid2lid;  // empty: not given
-  std::string json;      // empty: not written
-  std::string html;      // empty: not written
-  std::string scheme;    // empty: audit LFT files
-  int lmc = 0;
+  TableSources sources;
+  std::string json;  // empty: not written
+  std::string html;  // empty: not written
   std::vector<std::string> patterns;  // NAME[:params], see `ftclos patterns`
   int instances = 0;                  // 0: the pattern's default
   uint64_t seed = 1;
 };
 
-// What the pattern tables call the audited tables.
-std::string tables_label(const AuditOptions& options) { return options.scheme.empty() ? "LFTs" : options.scheme; }
-
-// The tables to audit, whichever way they came.
-struct Tables {
-  LidMap lids;
-  Lfts lfts;
-  std::vector<int> path_bits;       // a scheme's; empty for LFT files
-  std::vector<uint8_t> dest_sl;     // a scheme's; empty = SL 0
-  long unknown_lids = 0;
-  std::vector<std::string> warnings;
-  std::string origin;               // what the summary calls the input
+// What the audit found on one set of tables.
+struct SetAudit {
+  Correctness correctness;
+  Contention contention;
+  std::vector<PatternStats> patterns;  // one per --pattern, in order
 };
 
-using Clock = std::chrono::steady_clock;
-
-// Stage lines on stderr, so long runs show where they are.
-class Progress {
- public:
-  void stage(const std::string& what) {
-    fmt::print(stderr, "ftclos audit: {} ({:.1f} s)\n", what,
-               std::chrono::duration<double>(Clock::now() - start_).count());
-  }
-
- private:
-  Clock::time_point start_ = Clock::now();
-};
-
-// LFT files above this size report their reading every 10%.
-constexpr size_t kBigInput = 16 << 20;
-
-Result<Tables> tables_from_files(const Fabric& fabric, const AuditOptions& options, Progress& progress) {
-  std::vector<TextFile> files;
-  size_t total = 0;
-  for (const std::string& path : options.lft_files) {
-    Result<TextFile> file = read_text_file(path);
-    if (!file.ok()) return file.status();
-    total += file->text.size();
-    files.push_back(std::move(*file));
-  }
-  std::optional<TextFile> lid_file;
-  if (!options.guid2lid.empty()) {
-    Result<TextFile> file = read_text_file(options.guid2lid);
-    if (!file.ok()) return file.status();
-    lid_file = std::move(*file);
-  }
-  auto report = [&](int percent) { progress.stage(fmt::format("read {}% of the LFT input", percent)); };
-  Result<LftRead> read = parse_lfts(fabric, files, lid_file ? &*lid_file : nullptr,
-                                    total >= kBigInput ? std::function<void(int)>(report) : nullptr);
-  if (!read.ok()) return read.status();
-  return Tables{std::move(read->lids), std::move(read->lfts), {}, {}, read->unknown_lids, std::move(read->warnings),
-                fmt::format("{}", fmt::join(options.lft_files, ", "))};
-}
-
-Result<Tables> tables_from_scheme(const Fabric& fabric, const Detection& detection, const AuditOptions& options) {
-  Result<std::unique_ptr<Scheme>> scheme = make_scheme(options.scheme);
-  if (!scheme.ok()) return scheme.status();
-  Result<LidMap> lids = assign_lids(fabric, options.lmc);
-  if (!lids.ok()) return lids.status();
-  Result<Routing> routing = (*scheme)->route({fabric, detection, *lids});
-  if (!routing.ok()) return Status::Error(fmt::format("{}: {}", options.scheme, routing.status().message()));
-  Tables tables{std::move(*lids), std::move(routing->lfts), std::move(routing->path_bits), std::move(routing->dest_sl),
-                0, {}, fmt::format("scheme {} (LMC {})", (*scheme)->name(), options.lmc)};
-  for (const std::string& note : routing->notes) tables.warnings.push_back(fmt::format("{}: {}", options.scheme, note));
-  if (options.lmc < routing->lmc_needed)
-    tables.warnings.push_back(fmt::format("{} needs LMC {} for its full guarantee on this fabric", options.scheme,
-                                          routing->lmc_needed));
-  return tables;
-}
-
-// Which LID of a destination each source uses: as asked, else the scheme's
-// path bits, else the base LID.
-Result<OffsetChoice> offsets_for(const Fabric& fabric, const AuditOptions& options, const Tables& tables) {
-  OffsetChoice choice;
-  if (!options.path_bits.empty()) {
-    Result<TextFile> file = read_text_file(options.path_bits);
-    if (!file.ok()) return file.status();
-    Result<std::vector<int>> bits = parse_path_bits(fabric, tables.lids.lmc, *file);
-    if (!bits.ok()) return bits.status();
-    choice.mode = OffsetChoice::Mode::kPathBits;
-    choice.path_bits = std::move(*bits);
-  } else if (options.all_offsets) {
-    choice.mode = OffsetChoice::Mode::kAllOffsets;
-  } else if (options.offset_given) {
-    if (options.offset >= tables.lids.lids_per_ca())
-      return Status::Error(fmt::format("--offset {} needs LMC {} or more; the tables have LMC {}", options.offset,
-                                       std::bit_width(static_cast<unsigned>(options.offset)), tables.lids.lmc));
-    choice.offset = options.offset;
-  } else if (!tables.path_bits.empty()) {
-    choice.mode = OffsetChoice::Mode::kPathBits;
-    choice.path_bits = tables.path_bits;
-  }
-  return choice;
+bool sound(const SetAudit& audit) {
+  const Correctness& c = audit.correctness;
+  return c.unreachable == 0 && c.loops == 0 && c.credit_loops == 0;
 }
 
 // A fat-tree family without deviations: an optimal routing reaches contention
@@ -205,12 +114,20 @@ std::string histogram(const std::map<long, int>& channels_by_pairs) {
 
 constexpr size_t kWitnessShown = 10;
 
-void print_summary(const Fabric& fabric, const Detection& detection, const Tables& tables, const OffsetChoice& offsets,
-                   const Correctness& correctness, const Contention& contention) {
-  fmt::print("fabric: {}; {} CAs, {} switches\n", family_summary(detection), fabric.count(NodeType::kCa),
-             fabric.count(NodeType::kSwitch));
-  fmt::print("tables: {}; LMC {}, max LID {}; offsets: {}\n", tables.origin, tables.lids.lmc, tables.lids.max_lid,
-             describe(offsets));
+std::string tables_line(const TableSet& set) {
+  return fmt::format("{}; LMC {}, max LID {}; offsets: {}", set.origin, set.lids.lmc, set.lids.max_lid,
+                     describe(set.offsets));
+}
+
+std::string fabric_line(const Fabric& fabric, const Detection& detection) {
+  return fmt::format("fabric: {}; {} CAs, {} switches\n", family_summary(detection), fabric.count(NodeType::kCa),
+                     fabric.count(NodeType::kSwitch));
+}
+
+void print_summary(const Fabric& fabric, const Detection& detection, const TableSet& tables, const SetAudit& audit) {
+  const Correctness& correctness = audit.correctness;
+  const Contention& contention = audit.contention;
+  fmt::print("{}tables: {}\n", fabric_line(fabric, detection), tables_line(tables));
   for (const std::string& warning : tables.warnings) fmt::print("warning: {}\n", warning);
   fmt::print("pairs: {}\nunreachable: {}\nloops: {}\ncredit loops: {}\nup/down violations: {}\nnon-minimal: {}\n",
              correctness.pairs, correctness.unreachable, correctness.loops, correctness.credit_loops,
@@ -241,17 +158,48 @@ void print_summary(const Fabric& fabric, const Detection& detection, const Table
   for (const std::string& note : contention.notes) fmt::print("note: {}\n", note);
 }
 
-nlohmann::json audit_json(const Fabric& fabric, const Detection& detection, const AuditOptions& options,
-                          const Tables& tables, const OffsetChoice& offsets, const Correctness& correctness,
-                          const Contention& contention, const std::vector<PatternStats>& patterns) {
+// Every set but the primary one: where it came from, then the table of all.
+void print_comparison(const std::vector<TableSet>& sets, bool has_primary, const std::vector<ComparedSet>& compared) {
+  fmt::print("compared sets:\n");
+  for (size_t i = has_primary ? 1 : 0; i < sets.size(); ++i) {
+    fmt::print("  {}: {}\n", sets[i].label, tables_line(sets[i]));
+    for (const std::string& warning : sets[i].warnings) fmt::print("    warning: {}\n", warning);
+  }
+  fmt::print("comparison:\n{}", comparison_table(compared));
+}
+
+void print_patterns(const Detection& detection, const std::vector<TableSet>& sets, const std::vector<SetAudit>& audits) {
+  if (audits.front().patterns.empty()) return;
+  fmt::print("traffic patterns ({}):\n{}", optu_basis(detection) == OptuBasis::kBaseload
+                                               ? "OPTU = baseload, Corollary 1"
+                                               : "OPTU bounded below by baseload and sub-tree cuts; ratios are upper bounds",
+             pattern_table_header());
+  for (size_t p = 0; p < audits.front().patterns.size(); ++p)
+    for (size_t i = 0; i < sets.size(); ++i) fmt::print("{}", pattern_table_row(sets[i].label, audits[i].patterns[p]));
+}
+
+ComparedSet compared_set(const Detection& detection, const TableSet& set, const SetAudit& audit) {
+  ComparedSet out{set.label, set.origin, set.lids.lmc, describe(set.offsets), set.warnings, audit.correctness,
+                  audit.contention.worst_case, audit.contention.exact, {}, audit.patterns};
+  if (full_fat_tree(detection)) out.oblivious_ratio = audit.contention.worst_case;
+  return out;
+}
+
+nlohmann::json fabric_json(const std::string& topology, const Detection& detection) {
+  return {{"topology", topology}, {"family", family_summary(detection)}, {"full_fat_tree", full_fat_tree(detection)}};
+}
+
+// The primary set in full.
+nlohmann::json audit_json(const Fabric& fabric, const Detection& detection, const std::string& topology,
+                          const TableSet& tables, const SetAudit& audit) {
   using nlohmann::json;
-  json out = {
-      {"topology", options.topology},
-      {"family", family_summary(detection)},
-      {"full_fat_tree", full_fat_tree(detection)},
+  const Correctness& correctness = audit.correctness;
+  const Contention& contention = audit.contention;
+  json out = fabric_json(topology, detection);
+  out.update(json{
       {"tables", tables.origin},
       {"lmc", tables.lids.lmc},
-      {"offsets", describe(offsets)},
+      {"offsets", describe(tables.offsets)},
       {"unknown_lids", tables.unknown_lids},
       {"warnings", tables.warnings},
       {"pairs", correctness.pairs},
@@ -265,7 +213,7 @@ nlohmann::json audit_json(const Fabric& fabric, const Detection& detection, cons
       {"exact", contention.exact},
       {"nonblocking", nonblocking(contention)},
       {"notes", contention.notes},
-  };
+  });
   if (full_fat_tree(detection)) {
     out["oblivious_ratio"] = contention.worst_case;
   } else {
@@ -302,148 +250,167 @@ nlohmann::json audit_json(const Fabric& fabric, const Detection& detection, cons
                       {"channels_by_pairs", std::move(by_pairs)}});
   }
   out["channel_histograms"] = std::move(groups);
-  json rows = json::array();
-  for (const PatternStats& p : patterns)
-    rows.push_back({{"pattern", p.pattern}, {"ratio_mean", p.ratio.mean}, {"ratio_min", p.ratio.min},
-                    {"ratio_max", p.ratio.max}, {"ratio_sd", p.ratio.stddev}, {"mload", p.mload.mean},
-                    {"optu", p.optu.mean}, {"flow_bandwidth", p.flow_bandwidth.mean},
-                    {"optu_is_baseload", p.basis == OptuBasis::kBaseload}, {"undelivered", p.undelivered}});
-  out["patterns"] = std::move(rows);
+  out["patterns"] = patterns_json(audit.patterns);
   return out;
 }
 
-// The --html page: what the audit found plus what only the command knows.
+// The --html page: the primary set in detail when there is one, every set
+// side by side when there are several.
 std::string audit_page(const Fabric& fabric, const Detection& detection, const AuditOptions& options,
-                       const Tables& tables, const OffsetChoice& offsets, const Correctness& correctness,
-                       const Contention& contention, const std::vector<PatternStats>& patterns) {
-  AuditReportData data = audit_report_data(fabric, detection, correctness, contention);
-  for (const PatternStats& stats : patterns) data.patterns.push_back({tables_label(options), stats});
+                       const std::vector<TableSet>& sets, const std::vector<SetAudit>& audits,
+                       const std::vector<ComparedSet>& compared) {
+  const bool has_primary = options.sources.has_primary();
+  AuditReportData data = has_primary
+                             ? audit_report_data(fabric, detection, audits.front().correctness, audits.front().contention)
+                             : fabric_report_data(fabric, detection);
   data.title = options.topology;
-  data.tables = fmt::format("{}; LMC {}, max LID {}; offsets: {}", tables.origin, tables.lids.lmc, tables.lids.max_lid,
-                            describe(offsets));
-  data.warnings = tables.warnings;
-  if (full_fat_tree(detection)) data.oblivious_ratio = contention.worst_case;
+  if (has_primary) {
+    data.tables = tables_line(sets.front());
+    data.warnings = sets.front().warnings;
+    if (full_fat_tree(detection)) data.oblivious_ratio = audits.front().contention.worst_case;
+  } else {
+    data.tables = fmt::format("{} sets compared", sets.size());
+  }
+  if (options.sources.comparing()) data.compared = compared;
+  for (size_t p = 0; p < options.patterns.size(); ++p)
+    for (size_t i = 0; i < sets.size(); ++i) data.patterns.push_back({sets[i].label, audits[i].patterns[p]});
   return audit_html(data);
 }
 
-// The --pattern options on the audited tables, with the same offsets.
-Result<std::vector<PatternStats>> evaluate_patterns(const Fabric& fabric, const Detection& detection,
-                                                    const Tables& tables, const OffsetChoice& offsets,
-                                                    const AuditOptions& options) {
-  std::vector<PatternStats> out;
-  const LoadInput input{fabric, tables.lids, tables.lfts, offsets};
+// The --pattern options, checked against the host count before any work.
+Result<std::vector<PatternSpec>> parse_patterns(const Fabric& fabric, const AuditOptions& options) {
+  std::vector<PatternSpec> out;
+  const int hosts = static_cast<int>(pattern_hosts(fabric).size());
   for (const std::string& text : options.patterns) {
     Result<PatternSpec> pattern = parse_pattern(text);
     if (!pattern.ok()) return pattern.status();
-    Result<PatternStats> stats = evaluate_pattern(input, detection.levels, optu_basis(detection), *pattern,
-                                                  {options.instances, options.seed});
-    if (!stats.ok()) return stats.status();
-    out.push_back(std::move(*stats));
+    if (Result<TrafficMatrix> tm = make_pattern(*pattern, hosts, options.seed); !tm.ok()) return tm.status();
+    out.push_back(std::move(*pattern));
   }
   return out;
 }
 
-Status check_options(const AuditOptions& options) {
-  if (options.scheme.empty() == options.lft_files.empty())
-    return Status::Error("give either LFT files or --scheme NAME");
-  if (!options.scheme.empty() && !options.guid2lid.empty())
-    return Status::Error("--guid2lid reads LIDs for LFT files; --scheme assigns its own");
+// Correctness, worst-case contention and the patterns on one set.
+Result<SetAudit> audit_set(const Fabric& fabric, const Detection& detection, const TableSet& set,
+                           const std::vector<PatternSpec>& patterns, const AuditOptions& options, Progress& progress) {
+  progress.stage(fmt::format("tables ready ({}); checking every CA pair", set.origin));
+  const AuditInput input{fabric, detection.levels, set.lids, set.lfts, set.offsets, set.dest_sl, {}};
+  SetAudit audit;
+  audit.correctness = check_correctness(input);
+  progress.stage("correctness done; computing the worst-case contention");
+  audit.contention = worst_case_contention(input);
+  progress.stage("contention done");
+  const LoadInput load{fabric, set.lids, set.lfts, set.offsets};
+  for (const PatternSpec& pattern : patterns) {
+    Result<PatternStats> stats =
+        evaluate_pattern(load, detection.levels, optu_basis(detection), pattern, {options.instances, options.seed});
+    if (!stats.ok()) return stats.status();
+    audit.patterns.push_back(std::move(*stats));
+  }
+  return audit;
+}
+
+Status check_options(const TableSources& sources) {
+  if (!sources.lft_files.empty() && !sources.scheme.empty())
+    return Status::Error("give either LFT files or --scheme NAME, not both");
+  if (!sources.has_primary() && !sources.comparing())
+    return Status::Error("give LFT files, --scheme NAME, --compare FILE... or --schemes NAME,..");
+  if (sources.lft_files.empty() && sources.compare_files.empty() && !sources.guid2lid.empty())
+    return Status::Error("--guid2lid reads LIDs for LFT files; schemes assign their own");
+  if (sources.scheme.empty() && sources.schemes.empty() && sources.lmc >= 0)
+    return Status::Error("--lmc is for --scheme and --schemes; LFT files carry their own");
+  if (sources.lft_files.empty() && sources.scheme.empty() && sources.compare_files.empty() && sources.offsets.given())
+    return Status::Error("--pathbits, --offset and --all-offsets are for LFT files and --scheme; "
+                         "--schemes sets use each scheme's own offsets");
   return Status::Ok();
+}
+
+bool write_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path);
+  return static_cast<bool>(out << text);
 }
 
 // Runs the whole audit; returns the exit code.
 int run(const AuditOptions& options) {
-  Progress progress;
-  if (Status status = check_options(options); !status.ok()) {
+  auto bad_input = [](const Status& status) {
     fmt::print(stderr, "ftclos audit: {}\n", status.message());
     return 2;
-  }
+  };
+  Progress progress;
+  const TableSources& sources = options.sources;
+  if (Status status = check_options(sources); !status.ok()) return bad_input(status);
   Result<Fabric> fabric = read_netfile(options.topology);
-  if (!fabric.ok()) {
-    fmt::print(stderr, "ftclos audit: {}\n", fabric.status().message());
-    return 2;
-  }
+  if (!fabric.ok()) return bad_input(fabric.status());
+  Result<std::vector<PatternSpec>> patterns = parse_patterns(*fabric, options);
+  if (!patterns.ok()) return bad_input(patterns.status());
   const Detection detection = detect(*fabric);
-  Result<Tables> tables = options.scheme.empty() ? tables_from_files(*fabric, options, progress)
-                                                 : tables_from_scheme(*fabric, detection, options);
-  if (!tables.ok()) {
-    fmt::print(stderr, "ftclos audit: {}\n", tables.status().message());
-    return 2;
+  Result<std::vector<TableSet>> sets = load_table_sets(*fabric, detection, sources, progress);
+  if (!sets.ok()) return bad_input(sets.status());
+  std::vector<SetAudit> audits;
+  std::vector<ComparedSet> compared;
+  for (const TableSet& set : *sets) {
+    Result<SetAudit> audit = audit_set(*fabric, detection, set, *patterns, options, progress);
+    if (!audit.ok()) return bad_input(audit.status());
+    compared.push_back(compared_set(detection, set, *audit));
+    audits.push_back(std::move(*audit));
   }
-  Result<OffsetChoice> offsets = offsets_for(*fabric, options, *tables);
-  if (!offsets.ok()) {
-    fmt::print(stderr, "ftclos audit: {}\n", offsets.status().message());
-    return 2;
-  }
-  progress.stage(fmt::format("tables ready ({}); checking every CA pair", tables->origin));
-  const AuditInput input{*fabric, detection.levels, tables->lids, tables->lfts, *offsets, tables->dest_sl, {}};
-  const Correctness correctness = check_correctness(input);
-  progress.stage("correctness done; computing the worst-case contention");
-  const Contention contention = worst_case_contention(input);
-  progress.stage("contention done");
 
-  print_summary(*fabric, detection, *tables, *offsets, correctness, contention);
-  Result<std::vector<PatternStats>> patterns = evaluate_patterns(*fabric, detection, *tables, *offsets, options);
-  if (!patterns.ok()) {
-    fmt::print(stderr, "ftclos audit: {}\n", patterns.status().message());
-    return 2;
-  }
-  if (!patterns->empty()) {
-    fmt::print("traffic patterns ({}):\n{}", optu_basis(detection) == OptuBasis::kBaseload
-                                                 ? "OPTU = baseload, Corollary 1"
-                                                 : "OPTU bounded below by baseload and sub-tree cuts; ratios are upper bounds",
-               pattern_table_header());
-    for (const PatternStats& stats : *patterns) fmt::print("{}", pattern_table_row(tables_label(options), stats));
-  }
+  if (sources.has_primary())
+    print_summary(*fabric, detection, sets->front(), audits.front());
+  else
+    fmt::print("{}", fabric_line(*fabric, detection));
+  if (sources.comparing()) print_comparison(*sets, sources.has_primary(), compared);
+  print_patterns(detection, *sets, audits);
   if (!options.json.empty()) {
-    std::ofstream out(options.json);
-    if (!(out << audit_json(*fabric, detection, options, *tables, *offsets, correctness, contention, *patterns).dump(2) << "\n")) {
-      fmt::print(stderr, "ftclos audit: cannot write {}\n", options.json);
-      return 2;
-    }
+    nlohmann::json document = sources.has_primary()
+                                  ? audit_json(*fabric, detection, options.topology, sets->front(), audits.front())
+                                  : fabric_json(options.topology, detection);
+    if (sources.comparing()) document["compare"] = comparison_json(compared);
+    if (!write_file(options.json, document.dump(2) + "\n"))
+      return bad_input(Status::Error(fmt::format("cannot write {}", options.json)));
   }
-  if (!options.html.empty()) {
-    std::ofstream out(options.html);
-    if (!(out << audit_page(*fabric, detection, options, *tables, *offsets, correctness, contention, *patterns))) {
-      fmt::print(stderr, "ftclos audit: cannot write {}\n", options.html);
-      return 2;
-    }
-  }
-  const bool sound = correctness.unreachable == 0 && correctness.loops == 0 && correctness.credit_loops == 0;
-  return sound ? 0 : 1;
+  if (!options.html.empty() && !write_file(options.html, audit_page(*fabric, detection, options, *sets, audits, compared)))
+    return bad_input(Status::Error(fmt::format("cannot write {}", options.html)));
+  return std::ranges::all_of(audits, sound) ? 0 : 1;
 }
 
 }  // namespace
 
 void add_audit(CLI::App& app) {
   auto options = std::make_shared<AuditOptions>();
+  TableSources& sources = options->sources;
   CLI::App* sub = app.add_subcommand(
       "audit", "Audit forwarding tables: reachability, loops, credit loops, worst-case contention");
   sub->add_option("TOPO", options->topology, "Fabric in ibnetdiscover / ibsim net-file format")->required();
-  sub->add_option("LFT", options->lft_files,
+  sub->add_option("LFT", sources.lft_files,
                   "opensm-lfts.dump or ibroute / dump_lfts output (format detected per block; several allowed)");
-  CLI::Option* path_bits = sub->add_option("--pathbits", options->path_bits,
+  CLI::Option* path_bits = sub->add_option("--pathbits", sources.offsets.path_bits,
                                            "Sources use the offsets of this `0x<port GUID> <bits>` file");
-  CLI::Option* offset = sub->add_option("--offset", options->offset, "Every source uses this offset (default 0)")
+  CLI::Option* offset = sub->add_option("--offset", sources.offsets.offset, "Every source uses this offset (default 0)")
                             ->check(CLI::Range(0, 127));
-  CLI::Option* all_offsets =
-      sub->add_flag("--all-offsets", options->all_offsets, "Every source splits its traffic over all 2^LMC offsets");
+  CLI::Option* all_offsets = sub->add_flag("--all-offsets", sources.offsets.all_offsets,
+                                           "Every source splits its traffic over all 2^LMC offsets");
   path_bits->excludes(offset)->excludes(all_offsets);
   offset->excludes(all_offsets);
-  sub->add_option("--guid2lid", options->guid2lid, "OpenSM's guid2lid or opensm-subnet.lst: the LIDs to check against");
+  sub->add_option("--guid2lid", sources.guid2lid,
+                  "OpenSM's guid2lid or opensm-subnet.lst: the LIDs to check against");
   sub->add_option("--json", options->json, "Also write the results as JSON to this file");
   sub->add_option("--html", options->html, "Also write a self-contained HTML report (heatmaps, histograms) to this file");
-  CLI::Option* scheme =
-      sub->add_option("--scheme", options->scheme, "Instead of LFT files, route the topology with this scheme");
-  sub->add_option("--lmc", options->lmc, "LMC for --scheme (default 0)")->check(CLI::Range(0, 7))->needs(scheme);
+  sub->add_option("--scheme", sources.scheme, "Instead of LFT files, route the topology with this scheme");
+  sub->add_option("--compare", sources.compare_files,
+                  "Also audit these LFT files, one whole set each, and compare every set in one table");
+  sub->add_option("--schemes", sources.schemes,
+                  "Also route the topology with these schemes (comma-separated), each on its own path bits, and "
+                  "compare every set in one table")
+      ->delimiter(',');
+  sub->add_option("--lmc", sources.lmc,
+                  "LMC for --scheme (default 0) and --schemes (default: what each scheme needs)")
+      ->check(CLI::Range(0, 7));
   sub->add_option("--pattern", options->patterns,
                   "Also load the tables with traffic pattern NAME[:params] (repeatable; names as in `ftclos patterns`)");
   sub->add_option("--instances", options->instances, "Instances per random pattern (default 32)");
   sub->add_option("--seed", options->seed, "Seed of the random patterns (default 1)");
-  sub->callback([options, offset] {
-    options->offset_given = offset->count() > 0;
-    set_exit_code(run(*options));
-  });
+  sub->callback([options] { set_exit_code(run(*options)); });
 }
 
 }  // namespace ftclos::cli

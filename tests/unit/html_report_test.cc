@@ -100,5 +100,59 @@ TEST(HtmlReport, IdleChannelsAreCellsToo) {
   EXPECT_NE(page.find("0 (idle)"), std::string::npos);
 }
 
+ComparedSet compared(const std::string& label, double worst_case, long unreachable) {
+  ComparedSet set;
+  set.label = label;
+  set.origin = label + ".dump";
+  set.offsets = "fixed offset 0";
+  set.correctness.unreachable = unreachable;
+  set.worst_case = worst_case;
+  PatternStats shift;
+  shift.pattern = "shift:1";
+  set.patterns = {shift};
+  return set;
+}
+
+// The part of the page from `<section id="ID"` to its end.
+std::string section(const std::string& page, const std::string& id) {
+  const size_t from = page.find("<section id=\"" + id + "\"");
+  if (from == std::string::npos) return "";
+  return page.substr(from, page.find("</section>", from) - from);
+}
+
+TEST(HtmlReport, ComparedSetsSideBySide) {
+  Audited a;
+  a.data.compared = {compared("ours", 4, 0), compared("opensm<ftree>", 2, 9)};
+  a.data.compared[1].warnings = {"3 LIDs no CA owns"};
+  const std::string table = section(audit_html(a.data), "compare");
+  ASSERT_FALSE(table.empty());
+  EXPECT_EQ(occurrences(table, "<tr><td>"), 2u);
+  EXPECT_NE(table.find("<td>ours</td>"), std::string::npos);
+  EXPECT_NE(table.find("opensm&lt;ftree&gt;"), std::string::npos);
+  EXPECT_NE(table.find("<td class=\"n bad\">9</td>"), std::string::npos) << "unreachable pairs are marked";
+  EXPECT_NE(table.find("<td class=\"n best\">2</td>"), std::string::npos) << "the lowest worst case is marked";
+  EXPECT_EQ(occurrences(table, " best\""), 1u);
+  EXPECT_EQ(occurrences(table, "warning: 3 LIDs no CA owns"), 1u) << "a set's warnings in its row";
+  // The detail of the primary set stays.
+  EXPECT_NE(audit_html(a.data).find("<section id=\"heatmap\""), std::string::npos);
+}
+
+TEST(HtmlReport, ComparisonWithoutPrimarySetHasNoDetail) {
+  const Audited a;
+  AuditReportData data = fabric_report_data(a.routed.fabric, a.routed.detection);
+  EXPECT_FALSE(data.detailed);
+  EXPECT_TRUE(data.channels.empty());
+  data.compared = {compared("a.dump", 4, 0), compared("b.dump", 2, 0)};
+  for (const ComparedSet& set : data.compared) data.patterns.push_back({set.label, set.patterns.front()});
+  const std::string page = audit_html(data);
+  for (const char* id : {"fabric", "compare", "patterns"})
+    EXPECT_NE(page.find(std::string("<section id=\"") + id + "\""), std::string::npos) << id;
+  for (const char* id : {"correctness", "heatmap", "histograms", "worst-link"})
+    EXPECT_EQ(page.find(std::string("<section id=\"") + id + "\""), std::string::npos) << id;
+  EXPECT_EQ(page.find("class=\"cards\""), std::string::npos);
+  EXPECT_NE(section(page, "fabric").find("<th>hosts</th><td class=\"n\">" + std::to_string(a.data.hosts) + "<"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace ftclos

@@ -1,0 +1,62 @@
+// The sets of forwarding tables `ftclos audit` audits, whichever way each
+// comes: LFT files (opensm-lfts.dump, ibroute / dump_lfts output) or routing
+// the topology here with one of our schemes. The primary set (positional LFT
+// files or --scheme) comes first, then one set per --compare file, then one
+// per --schemes name.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "audit.h"
+#include "audit_progress.h"
+#include "detect.h"
+#include "fabric.h"
+#include "routing.h"
+#include "status.h"
+
+namespace ftclos::cli {
+
+/// --pathbits / --offset / --all-offsets: which LID of a destination each
+/// source uses, for LFT files and --scheme. Nothing given: each set's own.
+struct OffsetRequest {
+  std::string path_bits;  // a `0x<port GUID> <bits>` file; empty: not given
+  int offset = -1;        // -1: not given
+  bool all_offsets = false;
+
+  bool given() const { return !path_bits.empty() || offset >= 0 || all_offsets; }
+};
+
+struct TableSources {
+  std::vector<std::string> lft_files;      // the primary set; empty: none
+  std::string scheme;                      // the primary set, routed here; empty: none
+  std::vector<std::string> compare_files;  // one whole set each
+  std::vector<std::string> schemes;        // one set each, on the scheme's own offsets
+  int lmc = -1;                            // -1: 0 for `scheme`, each one's own for `schemes`
+  std::string guid2lid;                    // LIDs every file set must agree with; empty: not given
+  OffsetRequest offsets;                   // for the file sets and `scheme`
+
+  bool has_primary() const { return !lft_files.empty() || !scheme.empty(); }
+  bool comparing() const { return !compare_files.empty() || !schemes.empty(); }
+};
+
+/// One set of tables, ready to audit.
+struct TableSet {
+  std::string label;   // what comparisons call it, distinct among the sets
+  std::string origin;  // what the summary calls the input
+  LidMap lids;
+  Lfts lfts;
+  std::vector<uint8_t> dest_sl;  // a scheme's; empty = SL 0
+  OffsetChoice offsets;
+  long unknown_lids = 0;
+  std::vector<std::string> warnings;
+};
+
+/// Every set `sources` names, in the order above. Fails on the first set
+/// that cannot be read or routed; the message names its file (and line) or
+/// its scheme.
+Result<std::vector<TableSet>> load_table_sets(const Fabric& fabric, const Detection& detection,
+                                              const TableSources& sources, Progress& progress);
+
+}  // namespace ftclos::cli

@@ -21,7 +21,7 @@ struct Entry {
 
 const std::vector<Entry>& entries() {
   static const std::vector<Entry> list = {
-      {{"oblivious-table1", "worst-case ratios of OSRM2/OSRM3/MLID (Yuan et al. Table I)"}, oblivious_table1},
+      {{"oblivious-table1", "worst-case ratios of OMRMN/OSRM2/OSRM3/MLID/WSR (Yuan et al. Table I)"}, oblivious_table1},
       {{"oblivious-table2", "regular patterns on FT(32,2) (Table II)"}, oblivious_table2},
       {{"oblivious-table3", "regular patterns on FT(8,3) and FT(16,3) (Table III)"}, oblivious_table3},
       {{"clustered", "clustered traffic (Figs. 12-13)"}, clustered},

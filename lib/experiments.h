@@ -1,6 +1,6 @@
 // Experiments that regenerate, from scratch, results of our papers and put
 // ours next to the paper's numbers with the difference:
-//   oblivious-table1  worst-case ratios of OSRM2/OSRM3/MLID (Yuan et al., Table I)
+//   oblivious-table1  worst-case ratios of OMRMN/OSRM2/OSRM3/MLID/WSR (Yuan et al., Table I)
 //   oblivious-table2  regular patterns on FT(32,2) (Table II, ±5%)
 //   oblivious-table3  regular patterns on FT(8,3), FT(16,3) (Table III, ±5%)
 //   clustered         clustered traffic (Figs. 12-13, claims in the text)

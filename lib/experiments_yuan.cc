@@ -1,15 +1,19 @@
 // Yuan et al., "Oblivious routing in fat-tree based system area networks",
 // §VI: Table I (worst case), Tables II-III (regular patterns) and the
-// clustered and hot-spot figures, on FT(m,n) routed by our OSRM and MLID.
+// clustered and hot-spot figures, on FT(m,n) routed by our OSRM and MLID
+// (and, for Table I, multipath and the analysis-only WSR).
 #include "experiment_parts.h"
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 
 #include "audit.h"
 #include "detect.h"
 #include "generate.h"
+#include "path_set_contention.h"
 #include "patterns.h"
+#include "wsr.h"
 
 namespace ftclos {
 namespace experiment_parts {
@@ -33,6 +37,7 @@ Result<Ft> make_ft(int m, int n) {
 std::string paper_name(const std::string& scheme, int levels) {
   if (scheme == "osrm") return levels == 2 ? "OSRM2" : "OSRM3";
   if (scheme == "multipath") return "OMRMN";
+  if (scheme == "wsr") return "WSR";
   return scheme == "mlid" ? "MLID" : scheme;
 }
 
@@ -54,6 +59,55 @@ void note_lid_space(const std::string& who, const SchemeTables& tables, Experime
   table.notes.push_back(fmt::format("{} at LMC {} needs LIDs up to {:#x}, past InfiniBand's unicast range: routed in "
                                     "the analysis-only LID space, as the paper studies it.",
                                     who, tables.lids.lmc, tables.lids.max_lid));
+}
+
+// One Table I figure: the worst case of a scheme on a fabric.
+struct WorstCase {
+  double ratio = 0;
+  bool exact = true;
+  std::string lmc;  // "-" for a scheme without LFTs
+  std::vector<std::string> notes;
+};
+
+Result<WorstCase> lft_worst_case(const Ft& ft, const std::string& scheme, LidSpace space) {
+  Result<SchemeTables> tables = route_scheme(ft.fabric, ft.detection, scheme, -1, space);
+  if (!tables.ok()) return tables.status();
+  const AuditInput audit{ft.fabric, ft.detection.levels, tables->lids, tables->routing.lfts, tables->offsets, {}, {}};
+  const Contention contention = worst_case_contention(audit);
+  const std::string lmc = fmt::format("{}{}", tables->lids.lmc, fits_unicast(tables->lids) ? "" : " (*)");
+  return WorstCase{contention.worst_case, contention.exact, lmc, tables->notes};
+}
+
+// Pairs whose WSR path is the one `lfts` give: every switch hop leaves by the LFT's port for d's base LID.
+long pairs_following(const WsrRoutes& routes, const Fabric& fabric, const LidMap& lids, const Lfts& lfts) {
+  long same = 0;
+  for (int s = 0; s < routes.host_count(); ++s)
+    for (int d = 0; d < routes.host_count(); ++d) {
+      if (s == d) continue;
+      const int lid = lids.base[routes.hosts[d]];
+      same += std::ranges::all_of(routes.path(s, d), [&](int channel) {
+        const PortRef hop = routes.port_of(channel);
+        return !fabric.node(hop.node).is_switch() || lfts.at(hop.node, lid) == hop.port;
+      });
+    }
+  return same;
+}
+
+// WSR has no LFTs in general (wsr.h): its paths are measured as they are, and set beside D-mod-K's.
+Result<WorstCase> wsr_worst_case(const Ft& ft) {
+  Result<WsrRoutes> routes = route_wsr(ft.fabric);
+  if (!routes.ok()) return routes.status();
+  const PathSetContention contention = path_set_contention(routes->pairs_by_channel());
+  Result<SchemeTables> dmodk = route_scheme(ft.fabric, ft.detection, "dmodk", 0);
+  if (!dmodk.ok()) return dmodk.status();
+  const long pairs = static_cast<long>(routes->host_count()) * (routes->host_count() - 1);
+  const long same = pairs_following(*routes, ft.fabric, dmodk->lids, dmodk->routing.lfts);
+  const PortRef worst = routes->port_of(contention.worst_channel);
+  const std::string note = fmt::format(
+      "{} of {} pairs take D-mod-K's path (scheme dmodk); first worst channel {} port {} -> {}", same, pairs,
+      ft.fabric.node(worst.node).display_name(), worst.port,
+      ft.fabric.node(ft.fabric.peer(worst).node).display_name());
+  return WorstCase{static_cast<double>(contention.worst_case), true, "-", {note}};
 }
 
 // Tables II and III of Yuan et al. §VI does not say whether its meshes wrap
@@ -147,6 +201,7 @@ Result<SizeSweep> sweep(const Ft& ft, const std::vector<int>& sizes, const std::
 std::pair<double, std::string> table1_ratio(const std::string& scheme, int m, int n) {
   if (scheme == "multipath") return {1, "1"};
   if (scheme == "osrm") return n == 2 ? std::pair{std::sqrt(m / 2.0), "sqrt(m/2)"} : std::pair{m / 2.0, "m/2"};
+  // MLID and WSR
   return n == 2 ? std::pair{m / 2.0, "m/2"} : std::pair{m - 1.0, "m-1"};
 }
 
@@ -156,37 +211,37 @@ Status oblivious_table1(ExperimentReport& report, const ExperimentOptions&) {
   struct Case {
     int m, n;
     const char* scheme;
-    LidSpace space;
+    bool counted;  // false: in the unicast LID space, beside the counted analysis-space row
   };
   // The last row is what a real subnet can carry of MLID on FT(16,3); not counted.
   std::vector<Case> cases;
   for (const auto& [m, n] : {std::pair{8, 2}, std::pair{32, 2}, std::pair{8, 3}, std::pair{16, 3}})
-    for (const char* scheme : {"multipath", "osrm", "mlid"}) cases.push_back({m, n, scheme, LidSpace::kAnalysis});
-  cases.push_back({16, 3, "mlid", LidSpace::kUnicast});
+    for (const char* scheme : {"multipath", "osrm", "mlid", "wsr"}) cases.push_back({m, n, scheme, true});
+  cases.push_back({16, 3, "mlid", false});
   for (const Case& c : cases) {
     Result<Ft> ft = make_ft(c.m, c.n);
     if (!ft.ok()) return ft.status();
     const std::string scheme = c.scheme;
-    Result<SchemeTables> tables = route_scheme(ft->fabric, ft->detection, scheme, -1, c.space);
-    if (!tables.ok()) return tables.status();
-    const AuditInput audit{ft->fabric, ft->detection.levels, tables->lids, tables->routing.lfts, tables->offsets,
-                           {}, {}};
-    const Contention contention = worst_case_contention(audit);
-    const double ours = contention.worst_case;
+    Result<WorstCase> measured = scheme == "wsr" ? wsr_worst_case(*ft)
+                                                 : lft_worst_case(*ft, scheme, c.counted ? LidSpace::kAnalysis
+                                                                                         : LidSpace::kUnicast);
+    if (!measured.ok()) return measured.status();
+    const double ours = measured->ratio;
     const auto [paper, formula] = table1_ratio(scheme, c.m, c.n);
-    const bool counted = c.space == LidSpace::kAnalysis;
-    const bool fits = fits_unicast(tables->lids);
-    const std::string lmc = fmt::format("{}{}", tables->lids.lmc, fits ? "" : " (*)");
-    const std::string name = paper_name(scheme, c.n) + (counted ? "" : " in IB");
-    const std::string verdict = counted ? check(report, ours == paper) : "(" + yes_no(ours == paper) + ")";
-    table.rows.push_back({ft->name, name, lmc, fmt::format("{:g}{}", ours, contention.exact ? "" : " (bound)"),
+    const std::string name = paper_name(scheme, c.n) + (c.counted ? "" : " in IB");
+    const std::string verdict = c.counted ? check(report, ours == paper) : "(" + yes_no(ours == paper) + ")";
+    table.rows.push_back({ft->name, name, measured->lmc, fmt::format("{:g}{}", ours, measured->exact ? "" : " (bound)"),
                           fixed(paper, 0), formula, fmt::format("{:+g}", ours - paper), verdict});
-    for (const std::string& note : tables->notes) table.notes.push_back(ft->name + " " + name + ": " + note);
+    for (const std::string& note : measured->notes) table.notes.push_back(ft->name + " " + name + ": " + note);
   }
   table.notes.push_back(
       "ours: worst_case_contention (audit.h), the largest bipartite matching of the SD pairs on any channel: the "
       "load a permutation (baseload 1 = OPTU, Corollary 1) can put there, so the worst-case ratio. OMRMN is our "
       "multipath with every source spreading over all 2^LMC offsets (a pair's weight on a channel is its share).");
+  table.notes.push_back(
+      "WSR (wsr.h) is routed pair by pair in the paper's order, one unit per pair, weights per direction of a "
+      "link, ties to the lowest port at each hop; it has no LIDs (-): its paths are measured directly, the same "
+      "matching per channel (path_set_contention.h).");
   table.notes.push_back(
       "(*) On FT(16,3) MLID's m-1 needs (m/2)^2 = 64 LIDs per CA, and OMRMN one per top switch, 64: 65,536 CA "
       "LIDs, more than InfiniBand's 49,151 unicast LIDs, so both are routed in an analysis-only LID space "

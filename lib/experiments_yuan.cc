@@ -195,8 +195,6 @@ Result<SizeSweep> sweep(const Ft& ft, const std::vector<int>& sizes, const std::
   return out;
 }
 
-}  // namespace
-
 // Table I's ratio of a scheme on FT(m,n), and its formula.
 std::pair<double, std::string> table1_ratio(const std::string& scheme, int m, int n) {
   if (scheme == "multipath") return {1, "1"};
@@ -204,6 +202,8 @@ std::pair<double, std::string> table1_ratio(const std::string& scheme, int m, in
   // MLID and WSR
   return n == 2 ? std::pair{m / 2.0, "m/2"} : std::pair{m - 1.0, "m-1"};
 }
+
+}  // namespace
 
 Status oblivious_table1(ExperimentReport& report, const ExperimentOptions&) {
   ExperimentTable table{"Yuan et al. Table I: oblivious performance ratio (worst case over all traffic)",

@@ -331,11 +331,11 @@ Result<std::vector<PatternStats>> evaluate_patterns(const Fabric& fabric, const 
                                                     const Tables& tables, const OffsetChoice& offsets,
                                                     const AuditOptions& options) {
   std::vector<PatternStats> out;
-  const LoadInput input{fabric, tables.lids, tables.lfts, offsets};
+  LoadPlan plan({fabric, tables.lids, tables.lfts, offsets});
   for (const std::string& text : options.patterns) {
     Result<PatternSpec> pattern = parse_pattern(text);
     if (!pattern.ok()) return pattern.status();
-    Result<PatternStats> stats = evaluate_pattern(input, detection.levels, optu_basis(detection), *pattern,
+    Result<PatternStats> stats = evaluate_pattern(plan, detection.levels, optu_basis(detection), *pattern,
                                                   {options.instances, options.seed});
     if (!stats.ok()) return stats.status();
     out.push_back(std::move(*stats));

@@ -41,13 +41,15 @@ std::string paper_name(const std::string& scheme, int levels) {
   return scheme == "mlid" ? "MLID" : scheme;
 }
 
+LoadPlan load_plan(const Ft& ft, const SchemeTables& tables) {
+  return LoadPlan({ft.fabric, tables.lids, tables.routing.lfts, tables.offsets});
+}
+
 // Mean ratio of `pattern` over the paper's 32 instances.
-Result<PatternStats> pattern_stats(const Ft& ft, const SchemeTables& tables, const std::string& pattern,
-                                   uint64_t seed) {
+Result<PatternStats> pattern_stats(const Ft& ft, LoadPlan& plan, const std::string& pattern, uint64_t seed) {
   Result<PatternSpec> spec = parse_pattern(pattern);
   if (!spec.ok()) return spec.status();
-  const LoadInput input{ft.fabric, tables.lids, tables.routing.lfts, tables.offsets};
-  return evaluate_pattern(input, ft.detection.levels, optu_basis(ft.detection), *spec, {32, seed});
+  return evaluate_pattern(plan, ft.detection.levels, optu_basis(ft.detection), *spec, {32, seed});
 }
 
 // Whether the tables' LIDs fit a real subnet (see LidSpace).
@@ -144,10 +146,11 @@ Status regular_table(ExperimentReport& report, int m, int n, const std::vector<R
                          "within 5%"},
                         {},
                         {}};
+  LoadPlan mlid_plan = load_plan(*ft, *mlid), osrm_plan = load_plan(*ft, *osrm);
   for (const RegularRow& row : with_unwrapped_mesh_rows(paper)) {
-    Result<PatternStats> a = pattern_stats(*ft, *mlid, row.pattern, seed);
+    Result<PatternStats> a = pattern_stats(*ft, mlid_plan, row.pattern, seed);
     if (!a.ok()) return a.status();
-    Result<PatternStats> b = pattern_stats(*ft, *osrm, row.pattern, seed);
+    Result<PatternStats> b = pattern_stats(*ft, osrm_plan, row.pattern, seed);
     if (!b.ok()) return b.status();
     const double x = a->ratio.mean, y = b->ratio.mean;
     auto verdict = [&](double ours, double paper) {
@@ -182,10 +185,11 @@ Result<SizeSweep> sweep(const Ft& ft, const std::vector<int>& sizes, const std::
   if (!osrm.ok()) return osrm.status();
   note_lid_space(ft.name + " MLID", *mlid, table);
   SizeSweep out{sizes, {}, {}};
+  LoadPlan mlid_plan = load_plan(ft, *mlid), osrm_plan = load_plan(ft, *osrm);
   for (int size : sizes) {
-    Result<PatternStats> a = pattern_stats(ft, *mlid, pattern_of(size), seed);
+    Result<PatternStats> a = pattern_stats(ft, mlid_plan, pattern_of(size), seed);
     if (!a.ok()) return a.status();
-    Result<PatternStats> b = pattern_stats(ft, *osrm, pattern_of(size), seed);
+    Result<PatternStats> b = pattern_stats(ft, osrm_plan, pattern_of(size), seed);
     if (!b.ok()) return b.status();
     out.mlid.push_back(a->ratio);
     out.osrm.push_back(b->ratio);

@@ -1,9 +1,11 @@
-// Channel loads of traffic matrices (pattern_load.h). Sub-flows are taken
-// destination LID by destination LID: the LFT entries for one LID form a tree
-// toward its owner, so the traffic entering it is pushed down the tree once,
-// switch by switch, farthest first, and each switch's hop toward the LID is
-// looked up once per LID (memoized). A dense matrix then costs about one visit
-// per (switch, destination LID) instead of one walk per SD pair.
+// Channel loads of traffic matrices (pattern_load.h), destination by
+// destination: the traffic to one CA is gathered per switch it enters at,
+// then for each of its LIDs pushed down the LID's whole tree (load_plan.h)
+// at once, switch by switch, farthest first, or, when it enters at few
+// switches, walked path by path. A dense matrix then costs about one visit
+// per (switch of a tree, destination LID) instead of one walk per SD pair;
+// the busiest channel on each path, for the flow bandwidth, is found along
+// the same trees.
 #include "pattern_load.h"
 
 #include <fmt/format.h>
@@ -11,182 +13,217 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <optional>
+#include <span>
+#include <utility>
 
 namespace ftclos {
 namespace {
 
-// Channel c = first_channel[node] + port; peer[c] is the node at its far end
-// (-1: none). Flat copies of what the walks read, away from the Node records.
-struct ChannelMap {
-  std::vector<int> first_channel;
-  std::vector<int> peer;
-  std::vector<int> ports;          // per node: port count
-  std::vector<bool> switch_node;   // per node
+// The flows of a matrix by destination (a counting sort, stable): those to
+// host number d are flows[first[d] .. first[d + 1]).
+struct ByDestination {
+  std::vector<int> first;
+  std::vector<Flow> flows;
 
-  explicit ChannelMap(const Fabric& fabric)
-      : first_channel(fabric.size() + 1, 0), ports(fabric.size()), switch_node(fabric.size()) {
-    for (int i = 0; i < fabric.size(); ++i) {
-      ports[i] = fabric.node(i).num_ports;
-      switch_node[i] = fabric.node(i).is_switch();
-      first_channel[i + 1] = first_channel[i] + ports[i] + 1;
-    }
-    peer.assign(first_channel.back(), -1);
-    for (int i = 0; i < fabric.size(); ++i)
-      for (int p = 1; p <= ports[i]; ++p) peer[first_channel[i] + p] = fabric.node(i).ports[p].peer.node;
+  explicit ByDestination(const TrafficMatrix& tm) : first(tm.hosts + 1, 0), flows(tm.flows.size()) {
+    for (const Flow& flow : tm.flows) ++first[flow.dst + 1];
+    std::partial_sum(first.begin(), first.end(), first.begin());
+    std::vector<int> next(first.begin(), first.end() - 1);
+    for (const Flow& flow : tm.flows) flows[next[flow.dst]++] = flow;
   }
+  int destinations() const { return static_cast<int>(first.size()) - 1; }
+  std::span<const Flow> to(int d) const { return {flows.data() + first[d], flows.data() + first[d + 1]}; }
 };
 
-// The forwarding tree of one LID, resolved lazily from the switches traffic
-// enters at: per switch its out channel and hops to the owner, or that it
-// never gets there (no route, a dead port, the wrong CA, a loop).
-class LidTree {
- public:
-  LidTree(const ChannelMap& map, const Lfts& lfts)
-      : map_(map), lfts_(lfts), stamp_(map.ports.size(), -1), out_(map.ports.size()), hops_(map.ports.size()) {}
-
-  /// Starts on another LID.
-  void reset(int target, int dlid) {
-    target_ = target;
-    dlid_ = dlid;
-    ++generation_;
-  }
-  int dlid() const { return dlid_; }
-  int target() const { return target_; }
-
-  /// Hops from switch x to the owner, 0 when it never gets there.
-  int hops(int x) {
-    if (stamp_[x] != generation_) resolve(x);
-    return hops_[x];
-  }
-  /// The channel out of a switch whose hops() is positive.
-  int out(int x) const { return out_[x]; }
-
- private:
-  static constexpr int kOnPath = -2;  // hops_ of a switch being resolved: reaching it again is a loop
-
-  void resolve(int from) {
-    path_.clear();
-    int after = -1;  // hops to go after the path's last switch: 0 at the owner, -1 when lost
-    for (int x = from;;) {
-      if (stamp_[x] == generation_) {  // resolved before, or on this path (a loop)
-        after = hops_[x] > 0 ? hops_[x] : -1;
-        break;
-      }
-      stamp_[x] = generation_;
-      hops_[x] = kOnPath;
-      path_.push_back(x);
-      const std::vector<uint8_t>& row = lfts_.port[x];
-      const uint8_t port = dlid_ < static_cast<int>(row.size()) ? row[dlid_] : kNoPath;
-      if (port == kNoPath || port == 0 || port > map_.ports[x]) break;
-      out_[x] = map_.first_channel[x] + port;
-      const int next = map_.peer[out_[x]];
-      if (next == target_) {
-        after = 0;
-        break;
-      }
-      if (next < 0 || !map_.switch_node[next]) break;
-      x = next;
-    }
-    for (auto it = path_.rbegin(); it != path_.rend(); ++it) {
-      after = after < 0 ? -1 : after + 1;
-      hops_[*it] = std::max(after, 0);
-    }
-  }
-
-  const ChannelMap& map_;
-  const Lfts& lfts_;
-  std::vector<int> stamp_, out_, hops_, path_;
-  int generation_ = 0, target_ = -1, dlid_ = 0;
-};
-
-// The (offset, share) pairs a source splits its traffic into.
-struct Split {
-  int first = 0, count = 1;
-  double share = 1;
-};
-
-Split split_of(const OffsetChoice& offsets, const LidMap& lids, int source) {
-  const int lids_per_ca = lids.lids_per_ca();
-  switch (offsets.mode) {
-    case OffsetChoice::Mode::kFixed:
-      return {offsets.offset % lids_per_ca, 1, 1};
-    case OffsetChoice::Mode::kPathBits:
-      return {offsets.path_bits.empty() ? 0 : offsets.path_bits[source] % lids_per_ca, 1, 1};
-    case OffsetChoice::Mode::kAllOffsets:
-      return {0, lids_per_ca, 1.0 / lids_per_ca};
-  }
-  return {};
+// Whether a source's traffic to `target` reaches a switch (or is delivered
+// on the CA link itself, or lost there).
+bool delivered_on_ca_link(const LoadPlan::Source& source, int target) { return source.peer == target; }
+bool enters_a_switch(const LoadPlan::Source& source, int target) {
+  return source.peer != target && source.entry >= 0;
 }
 
-// Where a flow goes past its CA link.
-constexpr int kDelivered = -1;  // the CA link ends at the destination
-constexpr int kDead = -2;       // uncabled, or cabled to another CA
+// The traffic to one destination gathered at the switches it enters at: per
+// row (the LID offset, or a single row when sources spread over all offsets,
+// each getting its share) the amount and the number of sub-flows entering at
+// each switch, and those switches listed once.
+class Entries {
+ public:
+  explicit Entries(const LoadPlan& plan)
+      : switches_(plan.switch_count()),
+        rows_(plan.spreads() ? 1 : plan.lids_per_ca()),
+        share_(plan.spreads() ? 1.0 / plan.lids_per_ca() : 1),
+        amount_(static_cast<size_t>(rows_) * switches_, 0),
+        count_(amount_.size(), 0),
+        listed_(rows_) {}
 
-// A flow at its CA link: the switch past it (or kDelivered, kDead) and how it
-// splits over LID offsets (one offset, or all of them).
-struct Entering {
-  int ca, entry;
-  Split split;
-  double amount;
+  void gather(const LoadPlan& plan, std::span<const Flow> flows, const std::vector<int>& hosts, int target) {
+    for (int row = 0; row < rows_; ++row) {
+      for (int s : listed_[row]) {
+        amount_[index(row, s)] = 0;
+        count_[index(row, s)] = 0;
+      }
+      listed_[row].clear();
+    }
+    for (const Flow& flow : flows) {
+      const LoadPlan::Source& source = plan.source(hosts[flow.src]);
+      if (!enters_a_switch(source, target)) continue;
+      const int row = rows_ == 1 ? 0 : source.offset;
+      const size_t i = index(row, source.entry);
+      if (count_[i]++ == 0) listed_[row].push_back(source.entry);
+      amount_[i] += flow.amount * share_;
+    }
+  }
+  /// The switches traffic on LID offset `offset` enters at.
+  const std::vector<int>& switches(int offset) const { return listed_[row_of(offset)]; }
+  double amount(int offset, int s) const { return amount_[index(row_of(offset), s)]; }
+  long count(int offset, int s) const { return count_[index(row_of(offset), s)]; }
+
+ private:
+  int row_of(int offset) const { return rows_ == 1 ? 0 : offset; }
+  size_t index(int row, int s) const { return static_cast<size_t>(row) * switches_ + s; }
+
+  int switches_, rows_;
+  double share_;
+  std::vector<double> amount_;
+  std::vector<long> count_;
+  std::vector<std::vector<int>> listed_;
 };
 
-// Visits the traffic destination by destination: before(e) for each flow to
-// it, then, per LID offset `slot` some flow uses, lid(tree, slot, entries) with
-// `tree` reset to that LID and `entries` the switches its flows enter at
-// (flows split over all offsets counted in every slot; a switch may repeat),
-// then after(e) for each flow again.
-template <class Before, class Lid, class After>
-void by_destination(const LoadInput& input, const ChannelMap& map, const TrafficMatrix& tm,
-                    const std::vector<int>& hosts, Before&& before, Lid&& lid, After&& after) {
-  const Fabric& fabric = input.fabric;
-  const int slots = input.lids.lids_per_ca();
-  // The flows sorted by destination (counting sort), sources and amounts only:
-  // the passes below then read them in order.
-  struct Sorted {
-    int src;
-    double amount;
-  };
-  std::vector<int> first(tm.hosts + 1, 0);
-  for (const Flow& flow : tm.flows) ++first[flow.dst + 1];
-  std::partial_sum(first.begin(), first.end(), first.begin());
-  std::vector<int> next = first;
-  std::vector<Sorted> sorted(tm.flows.size());
-  for (const Flow& flow : tm.flows) sorted[next[flow.dst]++] = {flow.src, flow.amount};
+// Adds the traffic to one destination on LID offset `offset` to the channels
+// it takes: pushed down the whole tree, farthest switches first so each has
+// all its traffic before passing it on, or path by path.
+class Pusher {
+ public:
+  explicit Pusher(int switches) : through_(switches + 1, 0) {}
 
-  auto entering = [&](const Sorted& flow, int target) {
-    const int source = hosts[flow.src];
-    const int ca = map.first_channel[source] + 1;
-    const int peer = map.peer[ca];
-    const int entry = peer == target ? kDelivered : peer < 0 || !map.switch_node[peer] ? kDead : peer;
-    return Entering{ca, entry, split_of(input.offsets, input.lids, source), flow.amount};
-  };
-  LidTree tree(map, input.lfts);
-  std::vector<std::vector<int>> entries(slots);  // per offset: entry switches of one-offset flows
-  std::vector<int> everywhere;                    // entry switches of flows on every offset
-  std::vector<int> listed(static_cast<size_t>(slots + 1) * fabric.size(), -1);  // destination that listed it
-  for (int d = 0; d < tm.hosts; ++d) {
-    if (first[d] == first[d + 1]) continue;
-    const int target = hosts[d];
-    for (int k = first[d]; k < first[d + 1]; ++k) {
-      const Entering e = entering(sorted[k], target);
-      before(e);
-      if (e.entry < 0) continue;
-      const bool all = e.split.count == slots;
-      const size_t key = static_cast<size_t>(all ? slots : e.split.first) * fabric.size() + e.entry;
-      if (listed[key] == d) continue;
-      listed[key] = d;
-      (all ? everywhere : entries[e.split.first]).push_back(e.entry);
+  void push(LoadPlan& plan, int target, int offset, const Entries& entries, ChannelLoads& out) {
+    const std::vector<int>& entered = entries.switches(offset);
+    const std::optional<LoadPlan::Tree> tree = plan.tree_to_sweep(target, offset, static_cast<int>(entered.size()));
+    if (!tree) {
+      for (int s : entered) {
+        channels_.clear();
+        if (plan.walk(target, offset, s, [&](int c) { channels_.push_back(c); })) {
+          for (int c : channels_) out.load[c] += entries.amount(offset, s);
+        } else {
+          out.undelivered += entries.count(offset, s);
+        }
+      }
+      return;
     }
-    for (int slot = 0; slot < slots; ++slot) {
-      if (entries[slot].empty() && everywhere.empty()) continue;
-      entries[slot].insert(entries[slot].end(), everywhere.begin(), everywhere.end());
-      tree.reset(target, input.lids.base[target] + slot);
-      lid(tree, slot, entries[slot]);
-      entries[slot].clear();
+    for (int s : entered) {
+      const uint16_t position = tree->entry[plan.entry_number(s)];
+      if (position == LoadPlan::Tree::kLost) out.undelivered += entries.count(offset, s);
+      else through_[position] = entries.amount(offset, s);
     }
-    everywhere.clear();
-    for (int k = first[d]; k < first[d + 1]; ++k) after(entering(sorted[k], target));
+    for (int p = 0; p < tree->size(); ++p) {
+      const double amount = std::exchange(through_[p], 0);
+      out.load[tree->channel[p]] += amount;
+      through_[tree->next[p]] += amount;
+    }
+    through_[tree->size()] = 0;
   }
+
+ private:
+  std::vector<double> through_;  // per position of a tree, the target last
+  std::vector<int> channels_;
+};
+
+ChannelLoads loads_of(LoadPlan& plan, const ByDestination& by_destination, const std::vector<int>& hosts) {
+  const int offsets = plan.lids_per_ca();
+  ChannelLoads out{plan.first_channel(), std::vector<double>(plan.first_channel().back(), 0), 0};
+  Entries entries(plan);
+  Pusher pusher(plan.switch_count());
+  for (int d = 0; d < by_destination.destinations(); ++d) {
+    const std::span<const Flow> flows = by_destination.to(d);
+    if (flows.empty()) continue;
+    const int target = hosts[d];
+    for (const Flow& flow : flows) {
+      const LoadPlan::Source& source = plan.source(hosts[flow.src]);
+      out.load[source.ca_channel] += flow.amount;
+      if (!delivered_on_ca_link(source, target) && !enters_a_switch(source, target))
+        out.undelivered += plan.spreads() ? offsets : 1;
+    }
+    entries.gather(plan, flows, hosts, target);
+    for (int offset = 0; offset < offsets; ++offset)
+      if (!entries.switches(offset).empty()) pusher.push(plan, target, offset, entries, out);
+  }
+  return out;
+}
+
+// 1 / the busiest channel from each entry switch of one destination to it,
+// per LID offset, 0 when the traffic is lost: found up the whole tree,
+// nearest switches first, or path by path.
+class Busiest {
+ public:
+  Busiest(int switches, int offsets)
+      : offsets_(offsets), inverse_(static_cast<size_t>(switches) * offsets), from_(switches + 1, 0) {}
+
+  void find(LoadPlan& plan, int target, int offset, const std::vector<int>& entered,
+            const std::vector<double>& load) {
+    const std::optional<LoadPlan::Tree> tree = plan.tree_to_sweep(target, offset, static_cast<int>(entered.size()));
+    if (!tree) {
+      for (int s : entered) {
+        double busiest = 0;
+        const bool arrives = plan.walk(target, offset, s, [&](int c) { busiest = std::max(busiest, load[c]); });
+        inverse(s, offset) = arrives ? 1 / busiest : 0;
+      }
+      return;
+    }
+    from_[tree->size()] = 0;
+    for (int p = tree->size() - 1; p >= 0; --p) from_[p] = std::max(load[tree->channel[p]], from_[tree->next[p]]);
+    for (int s : entered) {
+      const uint16_t position = tree->entry[plan.entry_number(s)];
+      inverse(s, offset) = position == LoadPlan::Tree::kLost ? 0 : 1 / from_[position];
+    }
+  }
+  /// 1 / the busiest channel from entry switch s, by offset.
+  const double* of(int s) const { return &inverse_[static_cast<size_t>(s) * offsets_]; }
+
+ private:
+  double& inverse(int s, int offset) { return inverse_[static_cast<size_t>(s) * offsets_ + offset]; }
+
+  int offsets_;
+  std::vector<double> inverse_;  // per (entry switch, offset)
+  std::vector<double> from_;     // per position of a tree, the target last (0): busiest channel from it on
+};
+
+// The ORCS bandwidth summed over flows, each divided by its amount: a
+// sub-flow runs at its share / (busiest channel on its path), taken as
+// share * min(1 / CA link load, 1 / busiest past it), the same number.
+double bandwidth_sum(LoadPlan& plan, const ByDestination& by_destination, const std::vector<int>& hosts,
+                     const std::vector<double>& load) {
+  const int offsets = plan.lids_per_ca();
+  const double share = plan.spreads() ? 1.0 / offsets : 1;
+  Entries entries(plan);
+  Busiest busiest(plan.switch_count(), offsets);
+  double total = 0;
+  for (int d = 0; d < by_destination.destinations(); ++d) {
+    const std::span<const Flow> flows = by_destination.to(d);
+    if (flows.empty()) continue;
+    const int target = hosts[d];
+    entries.gather(plan, flows, hosts, target);
+    for (int offset = 0; offset < offsets; ++offset)
+      if (!entries.switches(offset).empty()) busiest.find(plan, target, offset, entries.switches(offset), load);
+    for (const Flow& flow : flows) {
+      const LoadPlan::Source& source = plan.source(hosts[flow.src]);
+      const double inverse_ca = 1 / load[source.ca_channel];
+      if (delivered_on_ca_link(source, target)) {
+        total += inverse_ca;
+        continue;
+      }
+      if (!enters_a_switch(source, target)) continue;
+      const double* inverse_path = busiest.of(source.entry);
+      const int first = plan.spreads() ? 0 : source.offset, end = plan.spreads() ? offsets : first + 1;
+      double sums[4] = {0, 0, 0, 0};  // four running sums, so the additions overlap
+      int o = first;
+      for (; o + 4 <= end; o += 4)
+        for (int k = 0; k < 4; ++k) sums[k] += std::min(inverse_ca, inverse_path[o + k]);
+      for (; o < end; ++o) sums[0] += std::min(inverse_ca, inverse_path[o]);
+      total += share * ((sums[0] + sums[1]) + (sums[2] + sums[3]));
+    }
+  }
+  return total;
 }
 
 double baseload(const TrafficMatrix& tm) {
@@ -260,77 +297,15 @@ OptuBasis optu_basis(const Detection& detection) {
   return fat_tree && !detection.degraded() ? OptuBasis::kBaseload : OptuBasis::kLowerBound;
 }
 
-ChannelLoads channel_loads(const LoadInput& input, const TrafficMatrix& tm, const std::vector<int>& hosts) {
-  const ChannelMap map(input.fabric);
-  ChannelLoads out{map.first_channel, std::vector<double>(map.peer.size(), 0), 0};
-  const int nodes = input.fabric.size(), slots = input.lids.lids_per_ca();
-  // Traffic and sub-flow counts entering at a switch: per (offset, switch),
-  // and per switch for every offset; `through` while a tree is pushed.
-  std::vector<double> on_slot(static_cast<size_t>(slots) * nodes, 0), on_all(nodes, 0), through(nodes, 0);
-  std::vector<long> count_slot(on_slot.size(), 0), count_all(nodes, 0);
-  std::vector<std::vector<int>> by_hops;  // switches of the tree by hops to go
-  std::vector<int> taken(nodes, -1);       // the tree an entry switch was last taken for
-  int tree_number = 0;
-  by_destination(
-      input, map, tm, hosts,
-      [&](const Entering& e) {
-        out.load[e.ca] += e.amount;
-        if (e.entry == kDead) out.undelivered += e.split.count;
-        if (e.entry < 0) return;
-        if (e.split.count == slots) {
-          on_all[e.entry] += e.amount * e.split.share;
-          ++count_all[e.entry];
-        } else {
-          on_slot[static_cast<size_t>(e.split.first) * nodes + e.entry] += e.amount;
-          ++count_slot[static_cast<size_t>(e.split.first) * nodes + e.entry];
-        }
-      },
-      [&](LidTree& tree, int slot, const std::vector<int>& entries) {
-        ++tree_number;
-        for (int x : entries) {
-          if (taken[x] == tree_number) continue;  // listed for one offset and for all
-          taken[x] = tree_number;
-          const size_t key = static_cast<size_t>(slot) * nodes + x;
-          const double amount = on_slot[key] + on_all[x];
-          const long count = count_slot[key] + count_all[x];
-          on_slot[key] = 0;
-          count_slot[key] = 0;
-          const int hops = tree.hops(x);
-          if (hops == 0) {
-            out.undelivered += count;
-            continue;
-          }
-          if (static_cast<int>(by_hops.size()) <= hops) by_hops.resize(hops + 1);
-          if (through[x] == 0) by_hops[hops].push_back(x);
-          through[x] += amount;
-        }
-        // Farthest first: a switch has all its traffic before it passes it on.
-        for (int hops = static_cast<int>(by_hops.size()) - 1; hops >= 1; --hops) {
-          for (int x : by_hops[hops]) {
-            const int c = tree.out(x);
-            out.load[c] += through[x];
-            if (hops > 1) {
-              const int next = map.peer[c];
-              if (through[next] == 0) by_hops[hops - 1].push_back(next);
-              through[next] += through[x];
-            }
-            through[x] = 0;
-          }
-          by_hops[hops].clear();
-        }
-      },
-      [&](const Entering& e) {
-        if (e.entry < 0) return;
-        on_all[e.entry] = 0;
-        count_all[e.entry] = 0;
-      });
-  return out;
+ChannelLoads channel_loads(LoadPlan& plan, const TrafficMatrix& tm, const std::vector<int>& hosts) {
+  return loads_of(plan, ByDestination(tm), hosts);
 }
 
-PatternLoad pattern_load(const LoadInput& input, const Levels& levels, OptuBasis basis, const TrafficMatrix& tm,
+PatternLoad pattern_load(LoadPlan& plan, const Levels& levels, OptuBasis basis, const TrafficMatrix& tm,
                          const std::vector<int>& hosts) {
   PatternLoad out;
-  const ChannelLoads loads = channel_loads(input, tm, hosts);
+  const ByDestination by_destination(tm);
+  const ChannelLoads loads = loads_of(plan, by_destination, hosts);
   out.undelivered = loads.undelivered;
   const auto worst = std::ranges::max_element(loads.load);
   if (worst != loads.load.end()) {
@@ -341,51 +316,10 @@ PatternLoad pattern_load(const LoadInput& input, const Levels& levels, OptuBasis
     out.worst = {node, c - loads.first_channel[node]};
   }
   out.optu = baseload(tm);
-  if (basis == OptuBasis::kLowerBound) out.optu = std::max(out.optu, cut_bound(input.fabric, levels, tm, hosts));
+  if (basis == OptuBasis::kLowerBound)
+    out.optu = std::max(out.optu, cut_bound(plan.input().fabric, levels, tm, hosts));
   out.ratio = out.optu > 0 ? out.mload / out.optu : 0;
-
-  // ORCS bandwidth: a sub-flow runs at amount / (busiest channel on its
-  // path); per LID the busiest channel from each switch on is memoized.
-  const ChannelMap map(input.fabric);
-  const int nodes = input.fabric.size(), slots = input.lids.lids_per_ca();
-  double total = 0;  // sum over flows of bandwidth / amount
-  std::vector<double> busiest(static_cast<size_t>(slots) * nodes, -1);  // per (offset, entry); -1: undelivered
-  std::vector<double> from(nodes);  // busiest channel from a switch on, for the tree numbered in from_tree
-  std::vector<int> from_tree(nodes, -1), stack;
-  int tree_number = 0;
-  by_destination(
-      input, map, tm, hosts, [](const Entering&) {},
-      [&](LidTree& tree, int slot, const std::vector<int>& entries) {
-        ++tree_number;
-        for (int x : entries) {
-          double& result = busiest[static_cast<size_t>(slot) * nodes + x];
-          result = -1;
-          if (tree.hops(x) == 0) continue;
-          for (int y = x; from_tree[y] != tree_number; y = map.peer[tree.out(y)]) {
-            stack.push_back(y);
-            if (tree.hops(y) == 1) break;
-          }
-          for (; !stack.empty(); stack.pop_back()) {
-            const int y = stack.back();
-            const double beyond = tree.hops(y) > 1 ? from[map.peer[tree.out(y)]] : 0;
-            from[y] = std::max(loads.load[tree.out(y)], beyond);
-            from_tree[y] = tree_number;
-          }
-          result = from[x];
-        }
-      },
-      [&](const Entering& e) {
-        if (e.entry == kDead) return;
-        const double ca = loads.load[e.ca];
-        if (e.entry == kDelivered) {
-          total += 1 / ca;
-          return;
-        }
-        for (int o = 0; o < e.split.count; ++o) {
-          const double path = busiest[static_cast<size_t>((e.split.first + o) % slots) * nodes + e.entry];
-          if (path >= 0) total += e.split.share / std::max(ca, path);
-        }
-      });
+  const double total = bandwidth_sum(plan, by_destination, hosts, loads.load);
   out.flow_bandwidth = tm.flows.empty() ? 0 : total / static_cast<double>(tm.flows.size());
   return out;
 }
@@ -403,9 +337,9 @@ Spread spread_of(const std::vector<double>& values) {
   return out;
 }
 
-Result<PatternStats> evaluate_pattern(const LoadInput& input, const Levels& levels, OptuBasis basis,
+Result<PatternStats> evaluate_pattern(LoadPlan& plan, const Levels& levels, OptuBasis basis,
                                       const PatternSpec& pattern, const PatternRun& run) {
-  const std::vector<int> hosts = pattern_hosts(input.fabric);
+  const std::vector<int> hosts = pattern_hosts(plan.input().fabric);
   const int instances = run.instances > 0 ? run.instances : is_random_pattern(pattern) ? 32 : 1;
   std::vector<double> ratio, mload, optu, bandwidth;
   PatternStats out;
@@ -414,7 +348,7 @@ Result<PatternStats> evaluate_pattern(const LoadInput& input, const Levels& leve
   for (int i = 0; i < instances; ++i) {
     Result<TrafficMatrix> tm = make_pattern(pattern, static_cast<int>(hosts.size()), instance_seed(run.seed, i));
     if (!tm.ok()) return tm.status();
-    const PatternLoad load = pattern_load(input, levels, basis, *tm, hosts);
+    const PatternLoad load = pattern_load(plan, levels, basis, *tm, hosts);
     ratio.push_back(load.ratio);
     mload.push_back(load.mload);
     optu.push_back(load.optu);

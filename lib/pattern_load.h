@@ -28,19 +28,12 @@
 #include "audit.h"
 #include "detect.h"
 #include "fabric.h"
+#include "load_plan.h"
 #include "patterns.h"
 #include "routing.h"
 #include "status.h"
 
 namespace ftclos {
-
-/// The tables the traffic is routed over and the LID offset each source uses.
-struct LoadInput {
-  const Fabric& fabric;
-  const LidMap& lids;
-  const Lfts& lfts;
-  OffsetChoice offsets;
-};
 
 /// How OPTU was obtained.
 enum class OptuBasis : uint8_t {
@@ -65,9 +58,10 @@ struct PatternLoad {
   Channel worst;              // a channel carrying mload
 };
 
-/// Loads of `tm` (host numbers index `hosts`). `levels` gives the sub-trees of
-/// the cut bound and is used only with kLowerBound.
-PatternLoad pattern_load(const LoadInput& input, const Levels& levels, OptuBasis basis, const TrafficMatrix& tm,
+/// Loads of `tm` (host numbers index `hosts`) on the plan's tables; the plan
+/// keeps the trees it compiles for the next matrix. `levels` gives the
+/// sub-trees of the cut bound and is used only with kLowerBound.
+PatternLoad pattern_load(LoadPlan& plan, const Levels& levels, OptuBasis basis, const TrafficMatrix& tm,
                          const std::vector<int>& hosts);
 
 /// Per-channel loads, indexed by channel_index(); the building block above.
@@ -78,7 +72,7 @@ struct ChannelLoads {
 
   int channel_index(PortRef port) const { return first_channel[port.node] + port.port; }
 };
-ChannelLoads channel_loads(const LoadInput& input, const TrafficMatrix& tm, const std::vector<int>& hosts);
+ChannelLoads channel_loads(LoadPlan& plan, const TrafficMatrix& tm, const std::vector<int>& hosts);
 
 /// Mean, extremes and (sample) standard deviation of a series.
 struct Spread {
@@ -107,8 +101,9 @@ std::string pattern_table_header();
 std::string pattern_table_row(const std::string& scheme, const PatternStats& stats);
 
 /// The entry point for commands: instances of `pattern` over pattern_hosts()
-/// on the given tables. Fails when the pattern does not fit the host count.
-Result<PatternStats> evaluate_pattern(const LoadInput& input, const Levels& levels, OptuBasis basis,
+/// on the plan's tables (one plan for every pattern on them). Fails when the
+/// pattern does not fit the host count.
+Result<PatternStats> evaluate_pattern(LoadPlan& plan, const Levels& levels, OptuBasis basis,
                                       const PatternSpec& pattern, const PatternRun& run);
 
 /// A fabric routed by a named scheme, ready for pattern_load.

@@ -300,10 +300,10 @@ Result<SetAudit> audit_set(const Fabric& fabric, const Detection& detection, con
   progress.stage("correctness done; computing the worst-case contention");
   audit.contention = worst_case_contention(input);
   progress.stage("contention done");
-  const LoadInput load{fabric, set.lids, set.lfts, set.offsets};
+  LoadPlan plan({fabric, set.lids, set.lfts, set.offsets});
   for (const PatternSpec& pattern : patterns) {
     Result<PatternStats> stats =
-        evaluate_pattern(load, detection.levels, optu_basis(detection), pattern, {options.instances, options.seed});
+        evaluate_pattern(plan, detection.levels, optu_basis(detection), pattern, {options.instances, options.seed});
     if (!stats.ok()) return stats.status();
     audit.patterns.push_back(std::move(*stats));
   }

@@ -85,12 +85,15 @@ int run(const PatternsOptions& options) {
   }
   fmt::print("\n");
   fmt::print("{}", pattern_table_header());
+  std::vector<LoadPlan> plans;  // per scheme, shared by the patterns
+  for (const auto& [name, tables] : routed)
+    plans.emplace_back(LoadInput{*fabric, tables.lids, tables.routing.lfts, tables.offsets});
   long undelivered = 0;
   for (const PatternSpec& pattern : patterns) {
-    for (const auto& [name, tables] : routed) {
-      const LoadInput input{*fabric, tables.lids, tables.routing.lfts, tables.offsets};
+    for (size_t i = 0; i < routed.size(); ++i) {
+      const std::string& name = routed[i].first;
       Result<PatternStats> stats =
-          evaluate_pattern(input, detection.levels, basis, pattern, {options.instances, options.seed});
+          evaluate_pattern(plans[i], detection.levels, basis, pattern, {options.instances, options.seed});
       if (!stats.ok()) {
         fmt::print(stderr, "ftclos patterns: {}\n", stats.status().message());
         return 2;

@@ -80,8 +80,8 @@ int run(const std::string& topo, const std::string& permutation_file) {
     fmt::print("{:<24} {:<24} {:>4} {:>6}\n", fabric->node(pair.source).name, fabric->node(pair.destination).name,
                pair.top < 0 ? std::string("-") : std::to_string(pair.top), std::max(pair.top, 0));
   }
-  const PatternLoad load =
-      pattern_load({*fabric, *lids, *lfts, offsets}, detection.levels, OptuBasis::kLowerBound, tm, hosts);
+  LoadPlan load_plan({*fabric, *lids, *lfts, offsets});
+  const PatternLoad load = pattern_load(load_plan, detection.levels, OptuBasis::kLowerBound, tm, hosts);
   fmt::print("\nftree({}+{}, {}): c = {} leaf digits; (configuration, partition) slots used: {}, {} tops each in "
              "Fig. 4's count\n",
              shape->n, shape->m, shape->r, plan->digits, plan->partitions_used, shape->n);

@@ -38,7 +38,8 @@ double max_load(const Clos235& c, const AdaptivePlan& plan) {
     tm.flows.push_back({number[pair.source], number[pair.destination], 1});
     offsets.path_bits[pair.source] = std::max(pair.top, 0);
   }
-  const ChannelLoads loads = channel_loads({c.fabric, lids, lfts, offsets}, tm, hosts);
+  LoadPlan load_plan({c.fabric, lids, lfts, offsets});
+  const ChannelLoads loads = channel_loads(load_plan, tm, hosts);
   EXPECT_EQ(loads.undelivered, 0);
   return *std::ranges::max_element(loads.load);
 }

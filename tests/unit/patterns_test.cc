@@ -119,21 +119,21 @@ TwoLeaves two_leaves() {
 TEST(PatternLoad, MloadOnAHandBuiltCase) {
   const TwoLeaves t = two_leaves();
   const TrafficMatrix tm{4, {{0, 2, 1}, {1, 3, 1}}};
-  const LoadInput input{t.fabric, t.lids, t.lfts, {}};
-  const ChannelLoads loads = channel_loads(input, tm, t.hosts);
+  LoadPlan plan({t.fabric, t.lids, t.lfts, {}});
+  const ChannelLoads loads = channel_loads(plan, tm, t.hosts);
   EXPECT_EQ(loads.undelivered, 0);
   EXPECT_EQ(loads.load[loads.channel_index({t.leaf_a, 3})], 2);  // A -> spine
   EXPECT_EQ(loads.load[loads.channel_index({t.spine, 2})], 2);   // spine -> B
   EXPECT_EQ(loads.load[loads.channel_index({t.hosts[0], 1})], 1);
 
   const Detection detection = detect(t.fabric);
-  const PatternLoad load = pattern_load(input, detection.levels, OptuBasis::kLowerBound, tm, t.hosts);
+  const PatternLoad load = pattern_load(plan, detection.levels, OptuBasis::kLowerBound, tm, t.hosts);
   EXPECT_EQ(load.mload, 2);
   // Baseload is 1, but both units must leave leaf A over its single up link.
   EXPECT_EQ(load.optu, 2);
   EXPECT_EQ(load.ratio, 1);
   EXPECT_DOUBLE_EQ(load.flow_bandwidth, 0.5);
-  const PatternLoad base = pattern_load(input, detection.levels, OptuBasis::kBaseload, tm, t.hosts);
+  const PatternLoad base = pattern_load(plan, detection.levels, OptuBasis::kBaseload, tm, t.hosts);
   EXPECT_EQ(base.optu, 1);
   EXPECT_EQ(base.ratio, 2);
 }
@@ -143,7 +143,8 @@ TEST(PatternLoad, LoopsAndBlackHolesAreUndelivered) {
   t.lfts.port[t.spine][t.lids.base[t.hosts[2]]] = 1;  // b0's LID bounces between spine and leaf A
   t.lfts.port[t.leaf_b][t.lids.base[t.hosts[3]]] = kNoPath;
   const TrafficMatrix tm{4, {{0, 2, 1}, {1, 2, 1}, {0, 3, 1}, {1, 0, 1}}};
-  const ChannelLoads loads = channel_loads({t.fabric, t.lids, t.lfts, {}}, tm, t.hosts);
+  LoadPlan plan({t.fabric, t.lids, t.lfts, {}});
+  const ChannelLoads loads = channel_loads(plan, tm, t.hosts);
   EXPECT_EQ(loads.undelivered, 3);
   EXPECT_EQ(loads.load[loads.channel_index({t.leaf_a, 1})], 1);  // a1 -> a0 still arrives
   EXPECT_EQ(loads.load[loads.channel_index({t.leaf_a, 3})], 0);  // lost flows add no load past their CA link
@@ -153,8 +154,8 @@ TEST(PatternLoad, BaseloadIsTheBusiestSenderOrReceiver) {
   const TwoLeaves t = two_leaves();
   const TrafficMatrix tm{4, {{0, 2, 1}, {1, 2, 1}, {3, 2, 0.5}, {0, 3, 1}}};  // host 2 receives 2.5
   const Detection detection = detect(t.fabric);
-  EXPECT_EQ(pattern_load({t.fabric, t.lids, t.lfts, {}}, detection.levels, OptuBasis::kBaseload, tm, t.hosts).optu,
-            2.5);
+  LoadPlan plan({t.fabric, t.lids, t.lfts, {}});
+  EXPECT_EQ(pattern_load(plan, detection.levels, OptuBasis::kBaseload, tm, t.hosts).optu, 2.5);
 }
 
 TEST(PatternLoad, DmodkAllToAllOnAFatTreeIsOptimal) {
@@ -163,9 +164,9 @@ TEST(PatternLoad, DmodkAllToAllOnAFatTreeIsOptimal) {
   ASSERT_EQ(optu_basis(detection), OptuBasis::kBaseload);
   Result<SchemeTables> tables = route_scheme(fabric, detection, "dmodk", -1);
   ASSERT_TRUE(tables.ok()) << tables.status().message();
-  const LoadInput input{fabric, tables->lids, tables->routing.lfts, tables->offsets};
+  LoadPlan plan({fabric, tables->lids, tables->routing.lfts, tables->offsets});
   Result<PatternStats> stats =
-      evaluate_pattern(input, detection.levels, OptuBasis::kBaseload, *parse_pattern("all-to-all"), {});
+      evaluate_pattern(plan, detection.levels, OptuBasis::kBaseload, *parse_pattern("all-to-all"), {});
   ASSERT_TRUE(stats.ok());
   EXPECT_EQ(stats->ratio.count, 1);
   EXPECT_EQ(stats->optu.mean, 7);
@@ -178,9 +179,9 @@ TEST(PatternLoad, RandomPatternsAverageThirtyTwoInstances) {
   const Detection detection = detect(fabric);
   Result<SchemeTables> tables = route_scheme(fabric, detection, "dmodk", -1);
   ASSERT_TRUE(tables.ok());
-  const LoadInput input{fabric, tables->lids, tables->routing.lfts, tables->offsets};
-  Result<PatternStats> a = evaluate_pattern(input, detection.levels, OptuBasis::kBaseload, *parse_pattern("ring"), {});
-  Result<PatternStats> b = evaluate_pattern(input, detection.levels, OptuBasis::kBaseload, *parse_pattern("ring"), {});
+  LoadPlan plan({fabric, tables->lids, tables->routing.lfts, tables->offsets});
+  Result<PatternStats> a = evaluate_pattern(plan, detection.levels, OptuBasis::kBaseload, *parse_pattern("ring"), {});
+  Result<PatternStats> b = evaluate_pattern(plan, detection.levels, OptuBasis::kBaseload, *parse_pattern("ring"), {});
   ASSERT_TRUE(a.ok() && b.ok());
   EXPECT_EQ(a->ratio.count, 32);
   EXPECT_EQ(a->ratio.mean, b->ratio.mean);

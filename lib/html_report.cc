@@ -652,7 +652,7 @@ void write_patterns(Out out, const AuditReportData& data) {
     }
     fmt::format_to(out, "</tr>\n");
   }
-  fmt::format_to(out, "</table>\n<h3>Details</h3>\n<table>\n<tr><th>pattern</th><th>scheme</th><th class=\"n\">"
+  fmt::format_to(out, "</table>\n<h3>Details</h3>\n<table>\n<tr><th>pattern</th><th>tables</th><th class=\"n\">"
                       "instances</th><th class=\"n\">ratio</th><th class=\"n\">sd</th><th class=\"n\">MLOAD</th>"
                       "<th class=\"n\">OPTU</th><th class=\"n\">flow BW</th><th class=\"n\">undelivered</th></tr>\n");
   for (const PatternRow& row : data.patterns) {

@@ -400,15 +400,15 @@ Result<SchemeTables> route_scheme(const Fabric& fabric, const Detection& detecti
 }
 
 namespace {
-constexpr const char* kRowFormat = "{:<20} {:<11} {:<24} {:>6} {:>9} {:>9} {:>8}\n";
+constexpr const char* kRowFormat = "{:<20} {:<16} {:<24} {:>6} {:>9} {:>9} {:>8}\n";
 }  // namespace
 
 std::string pattern_table_header() {
-  return fmt::format(kRowFormat, "pattern", "scheme", "ratio (min-max)", "sd", "MLOAD", "OPTU", "flow BW");
+  return fmt::format(kRowFormat, "pattern", "tables", "ratio (min-max)", "sd", "MLOAD", "OPTU", "flow BW");
 }
 
-std::string pattern_table_row(const std::string& scheme, const PatternStats& s) {
-  return fmt::format(kRowFormat, s.pattern, scheme,
+std::string pattern_table_row(const std::string& tables, const PatternStats& s) {
+  return fmt::format(kRowFormat, s.pattern, tables,
                      fmt::format("{:.3f} ({:.3f}-{:.3f})", s.ratio.mean, s.ratio.min, s.ratio.max),
                      fmt::format("{:.3f}", s.ratio.stddev), fmt::format("{:.2f}", s.mload.mean),
                      fmt::format("{:.2f}", s.optu.mean), fmt::format("{:.3f}", s.flow_bandwidth.mean));

@@ -96,9 +96,9 @@ struct PatternRun {
 };
 
 /// The table `ftclos patterns` and `ftclos audit --pattern` print: its
-/// header, and one row per pattern and scheme.
+/// header, and one row per pattern and set of tables (a scheme or a file).
 std::string pattern_table_header();
-std::string pattern_table_row(const std::string& scheme, const PatternStats& stats);
+std::string pattern_table_row(const std::string& tables, const PatternStats& stats);
 
 /// The entry point for commands: instances of `pattern` over pattern_hosts()
 /// on the plan's tables (one plan for every pattern on them). Fails when the

@@ -104,8 +104,7 @@ Result<DrbFabric> make_drb_fabric(int ports, int levels) {
   f.hosts = pattern_hosts(f.fabric);
 
   const std::vector<int>& level = detection.levels.of;
-  f.first_channel.assign(f.fabric.size() + 1, 0);
-  for (int i = 0; i < f.fabric.size(); ++i) f.first_channel[i + 1] = f.first_channel[i] + f.fabric.node(i).num_ports + 1;
+  f.first_channel = first_channels(f.fabric);
   f.peer.assign(f.first_channel.back(), -1);
   f.down.assign(f.first_channel.back(), false);
   f.up.resize(f.fabric.size());

@@ -115,4 +115,10 @@ Fabric induced_subfabric(const Fabric& fabric, const std::vector<bool>& keep, st
 
 std::string format_guid(uint64_t guid) { return fmt::format("0x{:016x}", guid); }
 
+std::vector<int> first_channels(const Fabric& fabric) {
+  std::vector<int> out(fabric.size() + 1, 0);
+  for (int x = 0; x < fabric.size(); ++x) out[x + 1] = out[x] + fabric.node(x).num_ports + 1;
+  return out;
+}
+
 }  // namespace ftclos

@@ -84,6 +84,11 @@ bool precedes_by_guid(const Fabric& fabric, int a, int b);
 /// (-1 for dropped nodes).
 Fabric induced_subfabric(const Fabric& fabric, const std::vector<bool>& keep, std::vector<int>* new_index = nullptr);
 
+/// The channel numbering the load tools share: every port of every node,
+/// port 0 included, is one directed channel; port p of node x is channel
+/// out[x] + p, and the last element is the channel count.
+std::vector<int> first_channels(const Fabric& fabric);
+
 /// "0x0002c90300001234" style, as OpenSM and ibnetdiscover print GUIDs.
 std::string format_guid(uint64_t guid);
 

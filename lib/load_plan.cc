@@ -14,12 +14,11 @@ constexpr int kUnresolved = -1, kOnPath = -2;
 }  // namespace
 
 LoadPlan::LoadPlan(const LoadInput& input)
-    : input_(input), lids_per_ca_(input.lids.lids_per_ca()), first_channel_(input.fabric.size() + 1, 0) {
+    : input_(input), lids_per_ca_(input.lids.lids_per_ca()), first_channel_(first_channels(input.fabric)) {
   const Fabric& fabric = input.fabric;
   std::vector<int> switch_of(fabric.size(), -1);
   for (int x = 0; x < fabric.size(); ++x) {
     const Node& node = fabric.node(x);
-    first_channel_[x + 1] = first_channel_[x] + node.num_ports + 1;
     if (!node.is_switch()) continue;
     switch_of[x] = switch_count();
     switch_channel_.push_back(first_channel_[x]);

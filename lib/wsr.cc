@@ -142,8 +142,7 @@ Result<WsrRoutes> route_wsr(const Fabric& fabric) {
           fmt::format("WSR: port 1 of host {} is not cabled to a switch", fabric.node(host).display_name()));
     entry.push_back(peer);
   }
-  out.first_channel.push_back(0);
-  for (const Node& node : fabric.nodes()) out.first_channel.push_back(out.first_channel.back() + node.num_ports + 1);
+  out.first_channel = first_channels(fabric);
 
   std::vector<std::vector<int>> dist_to(fabric.size());  // per entry switch, once a destination needs it
   std::vector<int> weight(out.channel_count(), 0);

@@ -140,14 +140,14 @@ void mesh(TrafficMatrix& tm, const std::vector<int>& place, const std::vector<in
   }
 }
 
-Result<TrafficMatrix> build(const PatternSpec& spec, int hosts, std::mt19937_64& rng) {
+// One instance of a pattern that fits (pattern_fits).
+TrafficMatrix build(const PatternSpec& spec, int hosts, std::mt19937_64& rng) {
   TrafficMatrix tm{hosts, {}};
   const std::string& name = spec.name;
   if (name == "shift") {
     const int k = static_cast<int>(static_cast<long>(spec.params[0]) % hosts);
     for (int i = 0; i < hosts; ++i) add(tm, i, (i + k) % hosts);
   } else if (name == "bit-reversal") {
-    if (Status status = need_power_of_two(spec, hosts); !status.ok()) return status;
     const int bits = std::countr_zero(static_cast<unsigned>(hosts));
     for (int i = 0; i < hosts; ++i) {
       int reversed = 0;
@@ -156,8 +156,6 @@ Result<TrafficMatrix> build(const PatternSpec& spec, int hosts, std::mt19937_64&
     }
   } else if (name == "transpose") {
     const int side = static_cast<int>(std::lround(std::sqrt(hosts)));
-    if (side * side != hosts)
-      return Status::Error(fmt::format("pattern \"transpose\" needs a square host count, have {}", hosts));
     for (int i = 0; i < hosts; ++i) add(tm, i, (i % side) * side + i / side);
   } else if (name == "permutation") {
     const std::vector<int> target = random_order(hosts, rng);
@@ -179,7 +177,6 @@ Result<TrafficMatrix> build(const PatternSpec& spec, int hosts, std::mt19937_64&
     const int dims = name.find('2') != std::string::npos ? 2 : 3;
     mesh(tm, random_order(hosts, rng), mesh_sides(hosts, dims), name.starts_with("torus"));
   } else if (name == "hypercube") {
-    if (Status status = need_power_of_two(spec, hosts); !status.ok()) return status;
     const std::vector<int> place = random_order(hosts, rng);
     for (int x = 0; x < hosts; ++x)
       for (int bit = 1; bit < hosts; bit <<= 1) add(tm, place[x], place[x ^ bit]);
@@ -188,17 +185,11 @@ Result<TrafficMatrix> build(const PatternSpec& spec, int hosts, std::mt19937_64&
     for (int x = 1; x < hosts; ++x) add_exchange(tm, place, x, (x - 1) / 2);
   } else if (name == "clustered") {
     const int size = static_cast<int>(spec.params[0]);
-    if (hosts % size != 0)
-      return Status::Error(fmt::format("pattern \"{}\": the group size must divide the {} hosts", spec.text, hosts));
     const std::vector<int> order = random_order(hosts, rng);
     for (int first = 0; first < hosts; first += size)
       add_all_to_all(tm, std::vector<int>(order.begin() + first, order.begin() + first + size));
   } else if (name == "hot-spot") {
     const long count = static_cast<long>(spec.params[0]), size = static_cast<long>(spec.params[1]);
-    if (count * size > hosts)
-      return Status::Error(
-          fmt::format("pattern \"{}\": {} hot spots of {} need {} hosts, have {}", spec.text, count, size,
-                      count * size, hosts));
     const std::vector<int> order = random_order(hosts, rng);
     for (long first = 0; first < count * size; first += size)
       add_all_to_all(tm, std::vector<int>(order.begin() + first, order.begin() + first + size));
@@ -236,8 +227,28 @@ Result<PatternSpec> parse_pattern(std::string_view text) {
   return spec;
 }
 
-Result<TrafficMatrix> make_pattern(const PatternSpec& pattern, int hosts, uint64_t seed) {
+Status pattern_fits(const PatternSpec& spec, int hosts) {
   if (hosts < 2) return Status::Error(fmt::format("a traffic pattern needs at least 2 hosts, have {}", hosts));
+  const std::string& name = spec.name;
+  if (name == "bit-reversal" || name == "hypercube") return need_power_of_two(spec, hosts);
+  if (name == "transpose") {
+    const int side = static_cast<int>(std::lround(std::sqrt(hosts)));
+    if (side * side != hosts)
+      return Status::Error(fmt::format("pattern \"transpose\" needs a square host count, have {}", hosts));
+  }
+  if (name == "clustered" && hosts % static_cast<int>(spec.params[0]) != 0)
+    return Status::Error(fmt::format("pattern \"{}\": the group size must divide the {} hosts", spec.text, hosts));
+  if (name == "hot-spot") {
+    const long count = static_cast<long>(spec.params[0]), size = static_cast<long>(spec.params[1]);
+    if (count * size > hosts)
+      return Status::Error(fmt::format("pattern \"{}\": {} hot spots of {} need {} hosts, have {}", spec.text, count,
+                                       size, count * size, hosts));
+  }
+  return Status::Ok();
+}
+
+Result<TrafficMatrix> make_pattern(const PatternSpec& pattern, int hosts, uint64_t seed) {
+  if (Status status = pattern_fits(pattern, hosts); !status.ok()) return status;
   std::mt19937_64 rng(seed);
   return build(pattern, hosts, rng);
 }

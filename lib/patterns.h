@@ -52,6 +52,10 @@ Result<PatternSpec> parse_pattern(std::string_view text);
 /// square, clustered a group size dividing it, hot-spot enough hosts).
 Result<TrafficMatrix> make_pattern(const PatternSpec& pattern, int hosts, uint64_t seed);
 
+/// The check make_pattern makes first, without building an instance: for
+/// commands that reject bad input before any work.
+Status pattern_fits(const PatternSpec& pattern, int hosts);
+
 /// Whether instances differ by seed (then they are averaged over).
 bool is_random_pattern(const PatternSpec& pattern);
 

@@ -284,7 +284,7 @@ Result<std::vector<PatternSpec>> parse_patterns(const Fabric& fabric, const Audi
   for (const std::string& text : options.patterns) {
     Result<PatternSpec> pattern = parse_pattern(text);
     if (!pattern.ok()) return pattern.status();
-    if (Result<TrafficMatrix> tm = make_pattern(*pattern, hosts, options.seed); !tm.ok()) return tm.status();
+    if (Status status = pattern_fits(*pattern, hosts); !status.ok()) return status;
     out.push_back(std::move(*pattern));
   }
   return out;

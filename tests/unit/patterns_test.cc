@@ -83,6 +83,29 @@ TEST(Patterns, ParseErrorsSayWhat) {
   EXPECT_FALSE(make_pattern(*parse_pattern("clustered:3"), 8, 1).ok());
 }
 
+// pattern_fits says, without building an instance, what make_pattern then
+// does: the same verdict and the same message.
+TEST(Patterns, FitIsCheckedWithoutBuilding) {
+  struct Case {
+    const char* text;
+    int hosts;
+    bool fits;
+  };
+  for (const Case& c : {Case{"transpose", 8, false}, Case{"clustered:3", 8, false}, Case{"bit-reversal", 12, false},
+                        Case{"hypercube", 12, false}, Case{"hot-spot:4,4", 12, false}, Case{"ring", 1, false},
+                        Case{"transpose", 16, true}, Case{"clustered:4", 8, true}, Case{"bit-reversal", 16, true},
+                        Case{"hot-spot:3,4", 12, true}}) {
+    const PatternSpec spec = *parse_pattern(c.text);
+    const Status fits = pattern_fits(spec, c.hosts);
+    const Result<TrafficMatrix> made = make_pattern(spec, c.hosts, 1);
+    EXPECT_EQ(fits.ok(), c.fits) << c.text << " on " << c.hosts;
+    EXPECT_EQ(made.ok(), c.fits) << c.text << " on " << c.hosts;
+    if (!c.fits) {
+      EXPECT_EQ(fits.message(), made.status().message());
+    }
+  }
+}
+
 // Two leaves of two hosts under one spine, LFTs written by hand: a0->b0 and
 // a1->b1 share the up channel of leaf A.
 struct TwoLeaves {

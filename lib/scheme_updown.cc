@@ -76,22 +76,19 @@ class UpDownScheme : public Scheme {
       const std::vector<uint8_t> arrives = has_up_port(fabric, levels, x)
                                                ? arrivals_from_below(fabric, levels, routing.lfts, x, lids.max_lid)
                                                : std::vector<uint8_t>(lids.max_lid + 1, 1);
+      auto route_least_loaded = [&](int lid) {
+        table[lid] = best.least_loaded(exits[lid], load);
+        if (table[lid] != kNoPath) ++load[table[lid]];
+      };
       std::vector<int> later;  // CA LIDs that cannot arrive here, and switch LIDs
       for (int lid = 1; lid < static_cast<int>(exits.size()); ++lid) {
         if (lids.owner[lid] < 0) continue;
         const Exit& exit = exits[lid];
         const bool going_down = exit.target >= 0 && reach.in_down(x, exit.target);
-        if (fabric.node(lids.owner[lid]).is_switch() || (!going_down && !arrives[lid])) {
-          later.push_back(lid);
-          continue;
-        }
-        table[lid] = best.least_loaded(exit, load);
-        if (table[lid] != kNoPath) ++load[table[lid]];
+        if (fabric.node(lids.owner[lid]).is_switch() || (!going_down && !arrives[lid])) later.push_back(lid);
+        else route_least_loaded(lid);
       }
-      for (int lid : later) {
-        table[lid] = best.least_loaded(exits[lid], load);
-        if (table[lid] != kNoPath) ++load[table[lid]];
-      }
+      for (int lid : later) route_least_loaded(lid);
     }
     if (!input.detection.updown_routable)
       routing.notes.push_back("some leaves share no ancestor: CAs on them cannot reach each other up/down (kNoPath)");

@@ -53,7 +53,7 @@ Result<PatternStats> pattern_stats(const Ft& ft, LoadPlan& plan, const std::stri
 }
 
 // Whether the tables' LIDs fit a real subnet (see LidSpace).
-bool fits_unicast(const LidMap& lids) { return lids.max_lid <= 0xBFFF; }
+bool fits_unicast(const LidMap& lids) { return lids.max_lid <= kMaxUnicastLid; }
 
 // Says so when a scheme was studied in the analysis-only LID space.
 void note_lid_space(const std::string& who, const SchemeTables& tables, ExperimentTable& table) {

@@ -18,7 +18,6 @@
 namespace ftclos {
 namespace {
 
-constexpr int kMaxUnicastLid = 0xBFFF;  // 0xC000 and up are multicast
 constexpr int kLftBlock = 64;           // LIDs per LinearForwardingTable MAD block
 
 // ---- Text helpers ----

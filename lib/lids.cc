@@ -11,7 +11,6 @@
 namespace ftclos {
 namespace {
 
-constexpr int kMaxUnicastLid = 0xBFFF;  // 0xC000 and up are multicast
 constexpr int kMaxAnalysisLid = (1 << 24) - 1;  // any fabric we can hold in memory
 
 // The LID record of a node: a switch's port 0, a CA's port 1.

@@ -17,6 +17,7 @@
 namespace ftclos {
 
 inline constexpr uint8_t kNoPath = 0xFF;  // OpenSM's OSM_NO_PATH
+inline constexpr int kMaxUnicastLid = 0xBFFF;  // 0xC000 and up are multicast
 
 /// Which node owns which LIDs.
 struct LidMap {

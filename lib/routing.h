@@ -55,7 +55,7 @@ struct Routing {
   std::vector<uint8_t> dest_sl;   // per LID: SL of packets to it; empty = SL 0 everywhere
   int lmc_needed = 0;             // LMC for the scheme's full guarantee on this fabric
   int rerouted = 0;               // entries moved off dead ports (degraded fabrics)
-  std::vector<std::string> notes; // what the scheme decided and why, for logs
+  std::vector<std::string> notes; // what the scheme decided and why, for logs (callers name the scheme)
 };
 
 struct RoutingInput {

@@ -85,7 +85,7 @@ class MikantRouter {
   int at(int g, int l, long code) const { return node_at_[key(g, l, code)]; }
 
   Status index_labels() {
-    if (labels_.k < 1 || labels_.n < 2) return Status::Error("mikant: no MiKANT labels");
+    if (labels_.k < 1 || labels_.n < 2) return Status::Error("no MiKANT labels");
     pow_.assign(labels_.n, 1);
     for (int i = 1; i < labels_.n; ++i) pow_[i] = pow_[i - 1] * labels_.k;
     node_at_.assign(2 * (top_ + 1) * pow_[top_ + 1], -1);
@@ -94,7 +94,7 @@ class MikantRouter {
       if (!fabric_.node(x).is_switch()) continue;
       const std::vector<int>& d = labels_.digits[x];
       if (d.size() != static_cast<size_t>(top_ + 1) || group(x) < 0 || stage(x) < 0)
-        return Status::Error(fmt::format("mikant: switch \"{}\" has no MiKANT label", fabric_.node(x).display_name()));
+        return Status::Error(fmt::format("switch \"{}\" has no MiKANT label", fabric_.node(x).display_name()));
       for (int i = 0; i <= top_; ++i) code_[x] += d[i] * pow_[i];
       node_at_[key(group(x), stage(x), code_[x])] = x;
     }
@@ -299,22 +299,22 @@ class MikantRouter {
   }
 
   void add_notes(const Tally& tally, Routing& out) const {
-    out.notes.push_back(fmt::format("mikant: MiKANT({}, {}), Algorithm 1 of Li and Chu; SL = destination group, "
+    out.notes.push_back(fmt::format("MiKANT({}, {}), Algorithm 1 of Li and Chu; SL = destination group, "
                                     "map SL 0/1 to VL 0/1",
                                     labels_.k, labels_.n));
     if (out.rerouted > 0)
       out.notes.push_back(
-          fmt::format("mikant: {} entries differ from Algorithm 1's hop (dead or miswired cables)", out.rerouted));
+          fmt::format("{} entries differ from Algorithm 1's hop (dead or miswired cables)", out.rerouted));
     if (tally.detours > 0)
-      out.notes.push_back(fmt::format("mikant: {} entries of switches without hosts leave the up/across/down order; "
+      out.notes.push_back(fmt::format("{} entries of switches without hosts leave the up/across/down order; "
                                       "only switch-originated traffic uses them",
                                       tally.detours));
     if (tally.leaf_detours > 0)
-      out.notes.push_back(fmt::format("mikant: {} leaf entries toward switch LIDs leave the up/across/down order "
+      out.notes.push_back(fmt::format("{} leaf entries toward switch LIDs leave the up/across/down order "
                                       "(management traffic to switches only)",
                                       tally.leaf_detours));
     if (tally.unreachable > 0)
-      out.notes.push_back(fmt::format("mikant: {} leaf entries toward CA LIDs have no deadlock-free route{}",
+      out.notes.push_back(fmt::format("{} leaf entries toward CA LIDs have no deadlock-free route{}",
                                       tally.unreachable, tally.example));
   }
 
@@ -338,7 +338,7 @@ class MikantScheme : public Scheme {
   std::string_view name() const override { return "mikant"; }
 
   Result<Routing> route(const RoutingInput& input) const override {
-    if (!input.detection.mikant) return Status::Error("mikant: the fabric is no MiKANT");
+    if (!input.detection.mikant) return Status::Error("the fabric is no MiKANT");
     return MikantRouter(input.fabric, *input.detection.mikant, input.lids).run();
   }
 };

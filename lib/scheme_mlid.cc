@@ -46,11 +46,11 @@ class MlidScheme : public Scheme {
     routing.lmc_needed = ceil_log2(full);
     if (routing.lmc_needed > in.lids.lmc)
       routing.notes.push_back(fmt::format(
-          "mlid: {} LIDs per CA need LMC {}, have {}: path bits keep the source digits of the lowest levels "
+          "{} LIDs per CA need LMC {}, have {}: path bits keep the source digits of the lowest levels "
           "modulo what fits; the other levels choose the up link by destination only",
           full, routing.lmc_needed, in.lids.lmc));
     routing.notes.push_back(
-        "mlid: the source's position under the top level picks the up link at every level (Lin, Chung and "
+        "the source's position under the top level picks the up link at every level (Lin, Chung and "
         "Huang); Yuan et al.'s Table I: oblivious ratio m/2 on FT(m,2), m-1 on FT(m,3)");
     return routing;
   }

@@ -58,7 +58,7 @@ class NonblockingScheme : public Scheme {
       if (m >= n * n) continue;
       nonblocking = false;
       routing.notes.push_back(fmt::format(
-          "nonblocking: Theorem 2 (Yuan): ftree(n+m, r) with r >= 2n+1 is nonblocking under single-path routing "
+          "Theorem 2 (Yuan): ftree(n+m, r) with r >= 2n+1 is nonblocking under single-path routing "
           "only if m >= n^2; level {} is ftree({}+{}, {}){}; pairs go through top switch (i*n+j) mod m",
           l, n, m, r,
           r >= 2 * n + 1 ? ", so no single-path routing is nonblocking on it"
@@ -67,16 +67,16 @@ class NonblockingScheme : public Scheme {
     if (routing.lmc_needed > in.lids.lmc) {
       nonblocking = false;
       routing.notes.push_back(fmt::format(
-          "nonblocking: {} source classes need LMC {}, have {}: path bits keep the source digits of the lowest "
+          "{} source classes need LMC {}, have {}: path bits keep the source digits of the lowest "
           "levels modulo what fits; the other levels choose the up link by destination only",
           full, routing.lmc_needed, in.lids.lmc));
     }
     if (nonblocking && routing.rerouted > 0)
       routing.notes.push_back(
-          "nonblocking: Theorem 3's routing, but entries re-routed around missing cables void Lemma 1's guarantee");
+          "Theorem 3's routing, but entries re-routed around missing cables void Lemma 1's guarantee");
     else if (nonblocking)
       routing.notes.push_back(
-          "nonblocking: (v,i) -> (w,j) through top switch (i,j) = i*n+j at every level (Theorem 3): each channel "
+          "(v,i) -> (w,j) through top switch (i,j) = i*n+j at every level (Theorem 3): each channel "
           "carries one source or one destination (Lemma 1)");
   }
 };

@@ -74,10 +74,10 @@ Routing route_osrm2(const RoutingInput& in) {
   Routing routing = route_by_labels(in, rule);
   routing.lmc_needed = ceil_log2(ideal.zs);
   if (g.zs < ideal.zs)
-    routing.notes.push_back(fmt::format("osrm: OSRM2 wants {} source groups (LMC {}), LMC {} allows {}", ideal.zs,
+    routing.notes.push_back(fmt::format("OSRM2 wants {} source groups (LMC {}), LMC {} allows {}", ideal.zs,
                                         routing.lmc_needed, in.lids.lmc, g.zs));
   routing.notes.push_back(fmt::format(
-      "osrm: OSRM2 on {} hosts per leaf and {} top switches: {} source groups of {}, {} destination groups of "
+      "OSRM2 on {} hosts per leaf and {} top switches: {} source groups of {}, {} destination groups of "
       "{}; each up channel carries at most {} sources, each down channel at most {} destinations "
       "(Lemma 9: oblivious ratio <= {}){}",
       n, tops, g.zs, g.ns, g.zd, g.nd, g.ns, g.nd, std::max(g.ns, g.nd), beyond_repairs(routing)));
@@ -100,12 +100,12 @@ Routing route_osrm3(const RoutingInput& in) {
   routing.lmc_needed = ceil_log2(half);
   if (!grouped)
     routing.notes.push_back(fmt::format(
-        "osrm: OSRM3 needs {} source groups (LMC {}), LMC {} gives {}: routed by destination only (D-mod-k's "
+        "OSRM3 needs {} source groups (LMC {}), LMC {} gives {}: routed by destination only (D-mod-k's "
         "oblivious ratio m-1 = {}); fewer groups would crowd the top channels more",
         half, routing.lmc_needed, in.lids.lmc, in.lids.lids_per_ca(), 2 * half - 1));
   else
     routing.notes.push_back(
-        fmt::format("osrm: OSRM3 on FT({},3): group p2 of each sub-tree; channels to and from the top carry at most {} "
+        fmt::format("OSRM3 on FT({},3): group p2 of each sub-tree; channels to and from the top carry at most {} "
                     "sources or {} destinations (Lemma 9, Theorem 7: oblivious ratio {}){}",
                     2 * half, half, half, half, beyond_repairs(routing)));
   return routing;
@@ -121,7 +121,7 @@ class OsrmScheme : public Scheme {
     const FamilyMatch* ftree = in.detection.find("ftree");
     const bool ft3 = s.h == 3 && ftree && ftree->param("n") == 3;
     if (s.h != 2 && !ft3)
-      return Status::Error("osrm: OSRM2 routes 2-level Clos networks and OSRM3 FT(m,3); this fabric is neither");
+      return Status::Error("OSRM2 routes 2-level Clos networks and OSRM3 FT(m,3); this fabric is neither");
     return s.h == 2 ? route_osrm2(in) : route_osrm3(in);
   }
 };

@@ -7,34 +7,37 @@
 set -uo pipefail
 ftclos=$1 out=$2
 root=$(cd "$(dirname "$0")/../.." && pwd)
-mkdir -p "$out"
+mkdir -p "$out/topos"
+cp "$root"/ibsim-topos/*.net "$out/topos/"
+ftclos=$(realpath "$ftclos")
+cd "$out"  # every path the outputs mention is relative, the same for any checkout
 
 # Blank what changes from run to run: elapsed times.
 untimed() { sed -E 's/[0-9]+\.[0-9]+ (ms|s)\b/T \1/g'; }
 # run NAME CMD...: stdout, stderr and exit code of one command.
 run() {
   local name=$1; shift
-  "$@" >"$out/$name.out" 2>"$out/$name.err"
-  echo $? >"$out/$name.rc"
-  untimed <"$out/$name.err" >"$out/$name.err.tmp" && mv "$out/$name.err.tmp" "$out/$name.err"
-  untimed <"$out/$name.out" >"$out/$name.out.tmp" && mv "$out/$name.out.tmp" "$out/$name.out"
+  "$@" >"$name.out" 2>"$name.err"
+  echo $? >"$name.rc"
+  untimed <"$name.err" >"$name.err.tmp" && mv "$name.err.tmp" "$name.err"
+  untimed <"$name.out" >"$name.out.tmp" && mv "$name.out.tmp" "$name.out"
 }
 
 schemes=(auto:0 auto:2 dmodk:0 updown:0 osrm:2 mlid:2 nonblocking:2 multipath:2 mikant:0)
-for net in "$root"/ibsim-topos/*.net; do
+for net in topos/*.net; do
   f=$(basename "$net" .net)
   run "$f.detect" "$ftclos" detect "$net"
   run "$f.detect-json" "$ftclos" detect "$net" --json
   for s in "${schemes[@]}"; do
     scheme=${s%:*} lmc=${s#*:}
     tag="$f.$scheme-lmc$lmc"
-    run "$tag.route" "$ftclos" route "$net" --scheme "$scheme" --lmc "$lmc" -o "$out/$tag.dump" --pathbits "$out/$tag.pathbits"
+    run "$tag.route" "$ftclos" route "$net" --scheme "$scheme" --lmc "$lmc" -o "$tag.dump" --pathbits "$tag.pathbits"
     run "$tag.pathbits" "$ftclos" pathbits "$net" --scheme "$scheme" --lmc "$lmc"
-    [ -s "$out/$tag.dump" ] || continue
-    args=("$net" "$out/$tag.dump" --pathbits "$out/$tag.pathbits")
-    run "$tag.audit" "$ftclos" audit "${args[@]}" --json "$out/$tag.audit.json" --pattern ring --instances 4
+    [ -s "$tag.dump" ] || continue
+    args=("$net" "$tag.dump" --pathbits "$tag.pathbits")
+    run "$tag.audit" "$ftclos" audit "${args[@]}" --json "$tag.audit.json" --pattern ring --instances 4
   done
-  run "$f.audit-scheme" "$ftclos" audit "$net" --scheme dmodk --html "$out/$f.audit.html"
+  run "$f.audit-scheme" "$ftclos" audit "$net" --scheme dmodk --html "$f.audit.html"
   run "$f.audit-compare" "$ftclos" audit "$net" --schemes dmodk,updown --pattern shift:1 --instances 2
   run "$f.patterns" "$ftclos" patterns "$net" --scheme dmodk,updown --pattern ring --pattern hypercube --instances 4
 done

@@ -23,11 +23,11 @@
 #include <string_view>
 #include <vector>
 
-#include "detect.h"
-#include "detect_report.h"
-#include "fabric.h"
-#include "path_bits.h"
-#include "routing.h"
+#include "core/fabric.h"
+#include "detect/detect.h"
+#include "detect/summary.h"
+#include "route/path_bits.h"
+#include "route/routing.h"
 
 namespace {
 

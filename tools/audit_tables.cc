@@ -9,9 +9,9 @@
 #include <optional>
 #include <utility>
 
-#include "audit_compare.h"
-#include "lft_parse.h"
-#include "pattern_load.h"
+#include "audit/lft_parse.h"
+#include "report/compare.h"
+#include "traffic/pattern_load.h"
 
 namespace ftclos::cli {
 namespace {

@@ -9,12 +9,12 @@
 #include <string>
 #include <vector>
 
-#include "audit.h"
+#include "audit/audit.h"
 #include "audit_progress.h"
-#include "detect.h"
-#include "fabric.h"
-#include "routing.h"
-#include "status.h"
+#include "core/fabric.h"
+#include "core/status.h"
+#include "detect/detect.h"
+#include "route/routing.h"
 
 namespace ftclos::cli {
 

@@ -6,7 +6,7 @@
 // OpenSM's opensm-lfts.dump or ibroute / dump_lfts output, or from routing
 // the topology with one of our schemes, for comparison. `--compare FILE...`
 // and `--schemes S,..` add more sets, each audited on its own and shown side
-// by side with the first (audit_compare.h).
+// by side with the first (report/compare.h).
 // Exit status: 0 the tables are sound, 1 unreachable pairs or (credit)
 // loops in any set, 2 bad input. The summary goes to stdout, progress to stderr.
 #include <fmt/format.h>
@@ -22,17 +22,17 @@
 #include <utility>
 #include <vector>
 
-#include "audit.h"
-#include "audit_compare.h"
+#include "audit/audit.h"
 #include "audit_progress.h"
 #include "audit_tables.h"
 #include "commands.h"
-#include "detect.h"
-#include "detect_report.h"
-#include "html_report.h"
-#include "netfile.h"
-#include "pattern_load.h"
-#include "patterns.h"
+#include "core/netfile.h"
+#include "detect/detect.h"
+#include "detect/summary.h"
+#include "report/compare.h"
+#include "report/html_report.h"
+#include "traffic/pattern_load.h"
+#include "traffic/patterns.h"
 
 namespace ftclos::cli {
 namespace {

@@ -5,9 +5,10 @@
 #include <memory>
 
 #include "commands.h"
-#include "detect.h"
-#include "detect_report.h"
-#include "netfile.h"
+#include "core/netfile.h"
+#include "detect/detect.h"
+#include "detect/summary.h"
+#include "report/detect_json.h"
 
 namespace ftclos::cli {
 

@@ -1,5 +1,5 @@
 // `ftclos experiment NAME [--seed S]`: regenerate a result of our papers from
-// scratch and print ours next to the paper's numbers (lib/experiments.h).
+// scratch and print ours next to the paper's numbers (research/experiments.h).
 // Exit status: 0 every check within its acceptance, 1 some outside, 2 bad input.
 #include <fmt/format.h>
 
@@ -8,7 +8,7 @@
 #include <string>
 
 #include "commands.h"
-#include "experiments.h"
+#include "research/experiments.h"
 
 namespace ftclos::cli {
 

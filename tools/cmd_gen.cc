@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "commands.h"
-#include "common_ancestor.h"
-#include "generate.h"
-#include "netfile.h"
+#include "core/netfile.h"
+#include "detect/common_ancestor.h"
+#include "gen/generate.h"
 
 namespace ftclos::cli {
 namespace {

@@ -7,9 +7,9 @@
 #include <string>
 
 #include "commands.h"
-#include "netfile.h"
-#include "path_bits.h"
-#include "route_fabric.h"
+#include "core/netfile.h"
+#include "route/path_bits.h"
+#include "route/route_fabric.h"
 
 namespace ftclos::cli {
 namespace {

@@ -3,7 +3,7 @@
 // patterns of Yuan et al. §VI (and the classic permutations) load a fabric
 // routed by each scheme: mean performance ratio MLOAD/OPTU with its range,
 // MLOAD, OPTU and the ORCS per-flow bandwidth, plus the effective bisection
-// bandwidth (lib/pattern_load.h has the definitions).
+// bandwidth (traffic/pattern_load.h has the definitions).
 #include <fmt/format.h>
 
 #include <memory>
@@ -11,12 +11,12 @@
 #include <vector>
 
 #include "commands.h"
-#include "detect.h"
-#include "detect_report.h"
-#include "netfile.h"
-#include "pattern_load.h"
-#include "patterns.h"
-#include "routing.h"
+#include "core/netfile.h"
+#include "detect/detect.h"
+#include "detect/summary.h"
+#include "route/routing.h"
+#include "traffic/pattern_load.h"
+#include "traffic/patterns.h"
 
 namespace ftclos::cli {
 namespace {

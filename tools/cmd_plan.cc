@@ -1,9 +1,9 @@
 // `ftclos plan TOPO --permutation FILE`: on a 2-level Clos ftree(n+m, r),
-// plan a permutation with Yuan's NONBLOCKINGADAPTIVE (lib/adaptive_plan.h):
+// plan a permutation with Yuan's NONBLOCKINGADAPTIVE (traffic/adaptive_plan.h):
 // the LID offset each SD pair must use under the top-select routing (offset o
 // goes up to top switch o), how many top switches the plan needs against the
 // n^2 of single-path deterministic routing, and a check with
-// lib/pattern_load.h that no channel carries more than one pair.
+// traffic/pattern_load.h that no channel carries more than one pair.
 // Exit status: 0 contention-free, 1 not (or no plan fits), 2 bad input.
 #include <fmt/format.h>
 
@@ -12,11 +12,11 @@
 #include <sstream>
 #include <string>
 
-#include "adaptive_plan.h"
 #include "commands.h"
-#include "detect.h"
-#include "netfile.h"
-#include "pattern_load.h"
+#include "core/netfile.h"
+#include "detect/detect.h"
+#include "traffic/adaptive_plan.h"
+#include "traffic/pattern_load.h"
 
 namespace ftclos::cli {
 namespace {

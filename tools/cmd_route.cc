@@ -11,11 +11,11 @@
 #include <string>
 
 #include "commands.h"
-#include "detect_report.h"
-#include "lft_dump.h"
-#include "netfile.h"
-#include "path_bits.h"
-#include "route_fabric.h"
+#include "core/netfile.h"
+#include "detect/summary.h"
+#include "route/lft_dump.h"
+#include "route/path_bits.h"
+#include "route/route_fabric.h"
 
 namespace ftclos::cli {
 namespace {

@@ -1,6 +1,6 @@
 // `ftclos simulate drb --ports M --levels N [--k K] [--runs R] [--threshold T]
 // [--seed S]`: the DRB paper's permutation-flow experiment on FT(M,N)
-// (lib/drb_sim.h): average maximum link load of D-mod-k, VLB, Micro and DRB
+// (research/drb_sim.h): average maximum link load of D-mod-k, VLB, Micro and DRB
 // for k-permutation flows, k = 1..8 unless --k picks one.
 #include <fmt/format.h>
 
@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "commands.h"
-#include "experiments.h"
+#include "research/experiments.h"
 
 namespace ftclos::cli {
 

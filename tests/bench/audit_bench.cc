@@ -9,10 +9,10 @@
 
 #include <memory>
 
-#include "audit.h"
-#include "detect.h"
-#include "generate.h"
-#include "schemes.h"
+#include "audit/audit.h"
+#include "detect/detect.h"
+#include "gen/generate.h"
+#include "route/schemes.h"
 
 namespace ftclos {
 namespace {

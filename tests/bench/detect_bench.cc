@@ -3,9 +3,9 @@
 // cost about as much as reading the fabric, and stay far under 1 s.
 #include <benchmark/benchmark.h>
 
-#include "detect.h"
-#include "generate.h"
-#include "netfile.h"
+#include "core/netfile.h"
+#include "detect/detect.h"
+#include "gen/generate.h"
 
 namespace ftclos {
 namespace {

@@ -4,10 +4,10 @@
 // Baseline in the same run: one random permutation.
 #include <benchmark/benchmark.h>
 
-#include "detect.h"
-#include "generate.h"
-#include "pattern_load.h"
-#include "patterns.h"
+#include "detect/detect.h"
+#include "gen/generate.h"
+#include "traffic/pattern_load.h"
+#include "traffic/patterns.h"
 
 namespace ftclos {
 namespace {

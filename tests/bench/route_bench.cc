@@ -5,9 +5,9 @@
 // which every routing pass does first.
 #include <benchmark/benchmark.h>
 
-#include "detect.h"
-#include "generate.h"
-#include "schemes.h"
+#include "detect/detect.h"
+#include "gen/generate.h"
+#include "route/schemes.h"
 
 namespace ftclos {
 namespace {

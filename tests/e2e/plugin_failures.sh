@@ -105,7 +105,7 @@ link_failure() {
 
 # MiKANT routing puts each destination on the SL of its group (SL 0/1): the
 # SA answers PathRecords with the plugin's path_sl. Generated MiKANT hosts are
-# named H<group>-... (lib/generate_mikant.cc).
+# named H<group>-... (lib/gen/generate_mikant.cc).
 path_sl() {
   local dir=$1 net=$root/ibsim-topos/mikant-3-3.net sock=ftclos-plugin-fail-$$-sl host
   host=$(first_ca "$net")

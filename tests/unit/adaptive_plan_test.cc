@@ -1,13 +1,13 @@
-#include "adaptive_plan.h"
+#include "traffic/adaptive_plan.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <set>
 
-#include "detect.h"
-#include "generate.h"
-#include "pattern_load.h"
+#include "detect/detect.h"
+#include "gen/generate.h"
+#include "traffic/pattern_load.h"
 
 namespace ftclos {
 namespace {

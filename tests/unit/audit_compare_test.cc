@@ -1,4 +1,4 @@
-#include "audit_compare.h"
+#include "report/compare.h"
 
 #include <gtest/gtest.h>
 

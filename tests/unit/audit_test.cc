@@ -1,4 +1,4 @@
-#include "audit.h"
+#include "audit/audit.h"
 
 #include <gtest/gtest.h>
 
@@ -10,11 +10,11 @@
 #include <set>
 #include <string>
 
-#include "generate.h"
-#include "path_trace.h"
-#include "pattern_load.h"
+#include "audit/path_trace.h"
+#include "gen/generate.h"
+#include "route/schemes.h"
 #include "routing_checks.h"
-#include "schemes.h"
+#include "traffic/pattern_load.h"
 
 namespace ftclos {
 namespace {

@@ -1,4 +1,4 @@
-#include "detect.h"
+#include "detect/detect.h"
 
 #include <gtest/gtest.h>
 
@@ -6,7 +6,7 @@
 #include <set>
 #include <tuple>
 
-#include "generate.h"
+#include "gen/generate.h"
 
 namespace ftclos {
 namespace {

@@ -1,4 +1,4 @@
-#include "drb_sim.h"
+#include "research/drb_sim.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "experiments.h"
+#include "research/experiments.h"
 
 #include <gtest/gtest.h>
 

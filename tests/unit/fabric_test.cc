@@ -1,4 +1,4 @@
-#include "fabric.h"
+#include "core/fabric.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "generate.h"
+#include "gen/generate.h"
 
 #include <gtest/gtest.h>
 
@@ -8,8 +8,8 @@
 #include <tuple>
 #include <vector>
 
-#include "common_ancestor.h"
-#include "netfile.h"
+#include "core/netfile.h"
+#include "detect/common_ancestor.h"
 
 namespace ftclos {
 namespace {

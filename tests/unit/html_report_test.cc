@@ -1,13 +1,13 @@
-#include "html_report.h"
+#include "report/html_report.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "audit.h"
-#include "generate.h"
+#include "audit/audit.h"
+#include "gen/generate.h"
+#include "route/schemes.h"
 #include "routing_checks.h"
-#include "schemes.h"
 
 namespace ftclos {
 namespace {

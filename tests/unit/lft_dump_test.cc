@@ -1,8 +1,8 @@
-#include "lft_dump.h"
+#include "route/lft_dump.h"
 
 #include <gtest/gtest.h>
 
-#include "path_bits.h"
+#include "route/path_bits.h"
 
 namespace ftclos {
 namespace {

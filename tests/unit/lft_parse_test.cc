@@ -1,17 +1,17 @@
 // Reading LFTs back: real output of OpenSM 3.3.23 and infiniband-diags 44
 // captured against ibsim, round trips through write_lft_dump, LMC ranges,
 // and the errors malformed input gets.
-#include "lft_parse.h"
+#include "audit/lft_parse.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
-#include "detect.h"
-#include "lft_dump.h"
-#include "netfile.h"
-#include "routing.h"
+#include "core/netfile.h"
+#include "detect/detect.h"
+#include "route/lft_dump.h"
+#include "route/routing.h"
 
 namespace ftclos {
 namespace {

@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "routing.h"
+#include "route/routing.h"
 
 namespace ftclos {
 namespace {

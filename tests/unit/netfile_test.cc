@@ -1,4 +1,4 @@
-#include "netfile.h"
+#include "core/netfile.h"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>

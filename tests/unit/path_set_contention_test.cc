@@ -1,4 +1,4 @@
-#include "path_set_contention.h"
+#include "research/path_set_contention.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "path_trace.h"
+#include "audit/path_trace.h"
 
 #include <gtest/gtest.h>
 

@@ -2,16 +2,16 @@
 // on every LID offset it uses, traced on its own with path_trace.h's trace()
 // and its traffic added hop by hop; then every flow traced again for its
 // ORCS bandwidth. Fabrics intact and degraded, tables with a loop.
-#include "pattern_load.h"
+#include "traffic/pattern_load.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 
-#include "detect.h"
-#include "generate.h"
-#include "path_trace.h"
-#include "patterns.h"
+#include "audit/path_trace.h"
+#include "detect/detect.h"
+#include "gen/generate.h"
+#include "traffic/patterns.h"
 
 namespace ftclos {
 namespace {

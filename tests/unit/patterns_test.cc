@@ -1,4 +1,4 @@
-#include "patterns.h"
+#include "traffic/patterns.h"
 
 #include <gtest/gtest.h>
 
@@ -6,9 +6,9 @@
 #include <set>
 #include <utility>
 
-#include "detect.h"
-#include "generate.h"
-#include "pattern_load.h"
+#include "detect/detect.h"
+#include "gen/generate.h"
+#include "traffic/pattern_load.h"
 
 namespace ftclos {
 namespace {

@@ -7,8 +7,8 @@
 #include <map>
 #include <string>
 
-#include "levels.h"
-#include "path_trace.h"
+#include "audit/path_trace.h"
+#include "detect/levels.h"
 
 namespace ftclos {
 namespace {

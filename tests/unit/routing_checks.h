@@ -7,10 +7,10 @@
 #include <utility>
 #include <vector>
 
-#include "detect.h"
-#include "fabric.h"
-#include "routing.h"
-#include "status.h"
+#include "core/fabric.h"
+#include "core/status.h"
+#include "detect/detect.h"
+#include "route/routing.h"
 
 namespace ftclos {
 

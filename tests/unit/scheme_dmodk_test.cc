@@ -5,11 +5,11 @@
 #include <string>
 #include <tuple>
 
-#include "generate.h"
-#include "path_trace.h"
+#include "audit/path_trace.h"
+#include "gen/generate.h"
+#include "route/schemes.h"
+#include "route/updown_reach.h"
 #include "routing_checks.h"
-#include "schemes.h"
-#include "updown_reach.h"
 
 namespace ftclos {
 namespace {

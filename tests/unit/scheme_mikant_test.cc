@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "generate.h"
-#include "path_trace.h"
-#include "schemes.h"
+#include "audit/path_trace.h"
+#include "gen/generate.h"
+#include "route/schemes.h"
 
 namespace ftclos {
 namespace {

@@ -5,11 +5,11 @@
 #include <string>
 #include <tuple>
 
-#include "generate.h"
-#include "levels.h"
-#include "path_trace.h"
+#include "audit/path_trace.h"
+#include "detect/levels.h"
+#include "gen/generate.h"
+#include "route/schemes.h"
 #include "routing_checks.h"
-#include "schemes.h"
 
 namespace ftclos {
 namespace {

@@ -5,10 +5,10 @@
 #include <string>
 #include <tuple>
 
-#include "generate.h"
-#include "path_trace.h"
+#include "audit/path_trace.h"
+#include "gen/generate.h"
+#include "route/schemes.h"
 #include "routing_checks.h"
-#include "schemes.h"
 
 namespace ftclos {
 namespace {

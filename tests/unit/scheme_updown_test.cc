@@ -4,11 +4,11 @@
 #include <string>
 #include <tuple>
 
-#include "generate.h"
-#include "levels.h"
+#include "detect/levels.h"
+#include "gen/generate.h"
+#include "route/schemes.h"
+#include "route/updown_reach.h"
 #include "routing_checks.h"
-#include "schemes.h"
-#include "updown_reach.h"
 
 namespace ftclos {
 namespace {

@@ -1,4 +1,4 @@
-#include "wsr.h"
+#include "research/wsr.h"
 
 #include <gtest/gtest.h>
 
@@ -9,12 +9,12 @@
 #include <string>
 #include <vector>
 
-#include "audit.h"
-#include "generate.h"
-#include "path_trace.h"
-#include "pattern_load.h"
+#include "audit/audit.h"
+#include "audit/path_trace.h"
+#include "gen/generate.h"
+#include "route/schemes.h"
 #include "routing_checks.h"
-#include "schemes.h"
+#include "traffic/pattern_load.h"
 
 namespace ftclos {
 namespace {

@@ -1,0 +1,77 @@
+// The offline auditor: given a fabric, its LIDs and its LFTs (from ftclos,
+// from OpenSM's dumps, from a production cluster), what every packet does and
+// how much contention the tables can cause. Papers: Yuan et al., "Oblivious
+// routing in fat-tree based system area networks" §II-A, §IV-V; Towles and
+// Dally, "Worst-case traffic for oblivious routing functions".
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/fabric.h"
+#include "detect/levels.h"
+#include "route/routing.h"
+
+namespace ftclos {
+
+/// Which LID of a destination each source sends to (the multi-LID contract).
+struct OffsetChoice {
+  enum class Mode : uint8_t {
+    kFixed,       // every source uses offset `offset` (default 0)
+    kPathBits,    // source s uses path_bits[s]
+    kAllOffsets,  // every source splits its traffic evenly over all 2^lmc offsets
+  };
+  Mode mode = Mode::kFixed;
+  int offset = 0;
+  std::vector<int> path_bits;  // per node, for kPathBits
+};
+
+/// "path bits", "all offsets, split evenly" or "fixed offset K".
+std::string describe(const OffsetChoice& choice);
+
+struct AuditInput {
+  const Fabric& fabric;
+  const Levels& levels;
+  const LidMap& lids;
+  const Lfts& lfts;
+  OffsetChoice offsets;
+  std::vector<uint8_t> dest_sl;  // per LID; empty = SL 0 for all
+  std::vector<uint8_t> sl2vl;    // 16 entries; empty = VL = SL
+};
+
+/// A directed switch-to-switch channel: the egress port of the sending switch.
+using Channel = PortRef;
+
+struct Correctness {
+  long pairs = 0;              // CA (source, destination) pairs examined
+  long unreachable = 0;        // no route (black hole, dead port, wrong CA)
+  long loops = 0;              // forwarding loops
+  long updown_violations = 0;  // a down hop followed by an up hop (folded Clos only)
+  long non_minimal = 0;        // longer than the shortest path in the cabling
+  int credit_loops = 0;        // cycles in the channel dependency graph, counted per VL
+  std::vector<std::string> examples;  // a few concrete cases per kind, for people
+};
+
+struct LinkLoad {
+  Channel channel;
+  int level = 0;        // level of the sending switch
+  long pairs = 0;       // SD pairs routed over it (weighted pairs count once)
+  int sources = 0;      // distinct sources
+  int destinations = 0; // distinct destinations
+  double matching = 0;  // max (weighted) bipartite matching of its SD pairs
+};
+
+struct Contention {
+  double worst_case = 0;        // max over channels of `matching`
+  Channel worst_link;           // where it is reached
+  std::vector<std::pair<int, int>> witness;  // (source CA, destination CA): a permutation reaching it
+  std::vector<LinkLoad> links;  // every switch-to-switch channel that carries traffic
+  bool exact = true;            // false when a weighted figure is a bound (see notes)
+  std::vector<std::string> notes;
+};
+
+Correctness check_correctness(const AuditInput& input);
+Contention worst_case_contention(const AuditInput& input);
+
+}  // namespace ftclos

@@ -1,0 +1,396 @@
+// check_correctness (audit.h): what the packets of every (source,
+// destination) pair do, walked one destination LID at a time
+// (audit_walk.h), and the credit loops the routes make.
+//
+// Counting: every examined route (source, destination, LID) counts once in
+// `pairs` -- with kAllOffsets a pair counts once per offset -- and at most
+// once in `unreachable` or `loops`. A delivered route may also count as an
+// up/down violation (checked only when every switch cable joins adjacent
+// levels: a folded Clos) and as non-minimal (more links than the shortest
+// path in the cabling, by BFS from the switches cabled to the destination).
+//
+// Credit loops: per VL (sl2vl[dest_sl[LID]], identity defaults) the channel
+// dependency graph of the routes sources actually take: nodes are the switch
+// egress ports that lead to a switch, an edge c1 -> c2 when a path takes c1
+// then c2 (the CA-to-switch ingress is left out: nothing waits on it in a
+// cycle). `credit_loops` counts the strongly connected components with a
+// cycle, summed over VLs: one per deadlock-prone region, not per elementary
+// cycle (of which a region may hold exponentially many).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <deque>
+
+#include "audit/audit_walk.h"
+
+namespace ftclos {
+namespace {
+
+constexpr int kExamplesPerKind = 3;
+constexpr int kVls = 16;
+
+enum Kind { kUnreachable, kLoop, kUpDown, kNonMinimal, kCreditLoop, kKinds };
+
+std::string name_of(const Fabric& fabric, int node) { return fabric.node(node).display_name(); }
+
+std::string port_text(const Fabric& fabric, PortRef port) {
+  return fmt::format("{} port {}", name_of(fabric, port.node), port.port);
+}
+
+// Why a route failed or misbehaved, from the single-packet tracer: where it happened.
+std::string describe(const AuditInput& in, int source, int destination, int lid, Kind kind, int shortest) {
+  const Fabric& fabric = in.fabric;
+  const Trace path = trace(fabric, in.lids, in.lfts, source, lid);
+  const PortRef last = path.hops.back();
+  std::string what;
+  switch (kind) {
+    case kUnreachable: {
+      const PortRef peer = fabric.peer(last);
+      if (path.outcome == Trace::Outcome::kDeadPort) {
+        what = "dead port at " + port_text(fabric, last);
+      } else if (peer.valid() && !fabric.node(peer.node).is_switch()) {
+        what = "delivered to " + name_of(fabric, peer.node);
+      } else {
+        const int node = peer.valid() ? peer.node : last.node;
+        const bool has_entry = node < static_cast<int>(in.lfts.port.size()) &&
+                               lid < static_cast<int>(in.lfts.port[node].size());
+        what = fmt::format("no route at {} (LFT entry {:#04x})", name_of(fabric, node),
+                           has_entry ? in.lfts.port[node][lid] : kNoPath);
+      }
+      break;
+    }
+    case kLoop: what = "loop at " + port_text(fabric, last); break;
+    case kUpDown: {
+      bool went_down = false;
+      for (const PortRef hop : path.hops) {
+        const PortRef peer = fabric.peer(hop);
+        if (!peer.valid() || !fabric.node(hop.node).is_switch()) continue;
+        const bool up = in.levels.of[peer.node] > in.levels.of[hop.node];
+        if (up && went_down) {
+          what = "goes up again at " + port_text(fabric, hop);
+          break;
+        }
+        went_down |= !up;
+      }
+      break;
+    }
+    case kNonMinimal: what = fmt::format("{} links, the shortest path has {}", path.hops.size(), shortest); break;
+    default: break;
+  }
+  return fmt::format("{} → {} (LID {:#x}): {}", name_of(fabric, source), name_of(fabric, destination), lid, what);
+}
+
+bool is_folded_clos(const Fabric& fabric, const Levels& levels) {
+  for (int x = 0; x < fabric.size(); ++x) {
+    if (!fabric.node(x).is_switch()) continue;
+    for (int p = 1; p <= fabric.node(x).num_ports; ++p) {
+      const PortRef peer = fabric.peer({x, p});
+      if (peer.valid() && fabric.node(peer.node).is_switch() && std::abs(levels.of[peer.node] - levels.of[x]) != 1)
+        return false;
+    }
+  }
+  return true;
+}
+
+// Per channel (ChannelIndex), the egress ports of the next switch a route takes after it.
+using PortSet = std::array<uint64_t, 4>;
+using Dependencies = std::array<std::vector<PortSet>, kVls>;
+
+int vl_of(const AuditInput& in, int lid) {
+  const int sl = lid < static_cast<int>(in.dest_sl.size()) ? in.dest_sl[lid] : 0;
+  const int vl = sl < static_cast<int>(in.sl2vl.size()) ? in.sl2vl[sl] : sl;
+  return std::clamp(vl, 0, kVls - 1);
+}
+
+// One worker's share: a block of destinations.
+class Auditor {
+ public:
+  Auditor(const AuditInput& in, const Senders& senders, const ChannelIndex& channels, bool folded)
+      : in_(in), senders_(senders), channels_(channels), folded_(folded),
+        engine_(in.fabric, in.levels, in.lids, in.lfts), used_(in.fabric.size(), false) {}
+
+  void audit_destination(int d) {
+    distances_to(d);
+    for (size_t k = 0; k < senders_.offsets.size(); ++k) {
+      const int offset = senders_.offsets[k];
+      const int lid = in_.lids.base[d] + offset;
+      const bool owned = lid < static_cast<int>(in_.lids.owner.size()) && in_.lids.owner[lid] == d;
+      if (owned) engine_.walk(lid);
+      for (int g : senders_.groups_on[k]) {
+        const SenderGroup& group = senders_.groups[g];
+        // The members share every outcome: count them at once, describe the first.
+        const bool has_d = std::ranges::binary_search(group.members, d);
+        const long senders = static_cast<long>(group.members.size()) - has_d;
+        if (senders == 0) continue;
+        const int s = group.members[0] != d ? group.members[0] : group.members[1];
+        counts_.pairs += senders;
+        if (owned) {
+          judge(s, d, lid, group.entry, senders);
+        } else {
+          counts_.unreachable += senders;
+          if (examples_[kUnreachable].size() < kExamplesPerKind)
+            add_example(kUnreachable, fmt::format("{} → {}: LID {:#x} is not {}'s", name_of(in_.fabric, s),
+                                                  name_of(in_.fabric, d), lid, name_of(in_.fabric, d)));
+        }
+      }
+      for (size_t i = 0; i < senders_.stray.size(); ++i) {
+        const int s = senders_.stray[i];
+        if (s == d || (senders_.stray_offset[i] >= 0 && senders_.stray_offset[i] != offset)) continue;
+        ++counts_.pairs;
+        const PortRef peer = in_.fabric.node(s).num_ports >= 1 ? in_.fabric.node(s).ports[1].peer : PortRef{};
+        if (peer.node == d) continue;
+        ++counts_.unreachable;
+        if (examples_[kUnreachable].size() < kExamplesPerKind)
+          add_example(kUnreachable, describe(in_, s, d, lid, kUnreachable, 0));
+      }
+      if (owned) record_dependencies(d, senders_.groups_on[k], vl_of(in_, lid));
+    }
+  }
+
+  // Folds another worker's results (of later destinations) into this one.
+  void absorb(const Auditor& other) {
+    counts_.pairs += other.counts_.pairs;
+    counts_.unreachable += other.counts_.unreachable;
+    counts_.loops += other.counts_.loops;
+    counts_.updown_violations += other.counts_.updown_violations;
+    counts_.non_minimal += other.counts_.non_minimal;
+    for (int kind = 0; kind < kKinds; ++kind)
+      for (const std::string& text : other.examples_[kind]) add_example(static_cast<Kind>(kind), text);
+    for (int vl = 0; vl < kVls; ++vl) {
+      const std::vector<PortSet>& theirs = other.deps_[vl];
+      if (theirs.empty()) continue;
+      std::vector<PortSet>& ours = dependencies(vl);
+      for (size_t c = 0; c < ours.size(); ++c)
+        for (int w = 0; w < 4; ++w) ours[c][w] |= theirs[c][w];
+    }
+  }
+
+  Correctness& counts() { return counts_; }
+  const Dependencies& deps() const { return deps_; }
+  void add_example(Kind kind, const std::string& text) {
+    if (static_cast<int>(examples_[kind].size()) < kExamplesPerKind) examples_[kind].push_back(text);
+  }
+  const std::array<std::vector<std::string>, kKinds>& examples() const { return examples_; }
+
+ private:
+  // The outcome of `senders` routes that share source s's entry switch and LID.
+  void judge(int s, int d, int lid, int entry, long senders) {
+    const Step& step = engine_.at(entry);
+    auto count = [&](Kind kind, long& counter, int shortest) {
+      counter += senders;
+      if (examples_[kind].size() < kExamplesPerKind) add_example(kind, describe(in_, s, d, lid, kind, shortest));
+    };
+    switch (step.outcome) {
+      case Trace::Outcome::kNoRoute:
+      case Trace::Outcome::kDeadPort: count(kUnreachable, counts_.unreachable, 0); return;
+      case Trace::Outcome::kLoop: count(kLoop, counts_.loops, 0); return;
+      case Trace::Outcome::kDelivered: break;
+    }
+    if (folded_ && !step.up_down) count(kUpDown, counts_.updown_violations, 0);
+    // Both paths start with the source's cable; the rest is the entry switch's hops or its distance to d.
+    if (distance_[entry] >= 0 && step.hops > distance_[entry]) count(kNonMinimal, counts_.non_minimal, distance_[entry] + 1);
+  }
+
+  // Links from every switch to CA d through switches (-1: none), by BFS
+  // from the switches cabled to d. Kept while the next destination has the
+  // same neighbours, as the CAs of one leaf do.
+  void distances_to(int d) {
+    std::vector<int> neighbours;
+    for (const Port& port : in_.fabric.node(d).ports)
+      if (port.peer.valid() && in_.fabric.node(port.peer.node).is_switch()) neighbours.push_back(port.peer.node);
+    if (neighbours == bfs_from_ && !distance_.empty()) return;
+    bfs_from_ = neighbours;
+    distance_.assign(in_.fabric.size(), -1);
+    std::deque<int> queue;
+    for (int x : neighbours) {
+      distance_[x] = 1;
+      queue.push_back(x);
+    }
+    while (!queue.empty()) {
+      const int x = queue.front();
+      queue.pop_front();
+      for (const Port& port : in_.fabric.node(x).ports) {
+        const int y = port.peer.node;
+        if (y < 0 || distance_[y] >= 0 || !in_.fabric.node(y).is_switch()) continue;
+        distance_[y] = distance_[x] + 1;
+        queue.push_back(y);
+      }
+    }
+  }
+
+  std::vector<PortSet>& dependencies(int vl) {
+    if (deps_[vl].empty()) deps_[vl].assign(channels_.size(), PortSet{});
+    return deps_[vl];
+  }
+
+  // Marks the switches the senders' paths for this column pass and adds their channel pairs.
+  void record_dependencies(int d, const std::vector<int>& groups, int vl) {
+    touched_.clear();
+    for (int g : groups) {
+      const SenderGroup& group = senders_.groups[g];
+      if (group.members.size() == 1 && group.members[0] == d) continue;
+      for (int x = group.entry; x >= 0 && !used_[x]; x = engine_.at(x).next) {
+        used_[x] = true;
+        touched_.push_back(x);
+      }
+    }
+    for (int x : touched_) {
+      used_[x] = false;
+      const Step& step = engine_.at(x);
+      if (step.next < 0 || engine_.at(step.next).next < 0) continue;
+      const uint8_t port = engine_.at(step.next).port;
+      dependencies(vl)[channels_.of({x, step.port})][port / 64] |= uint64_t{1} << (port % 64);
+    }
+  }
+
+  const AuditInput& in_;
+  const Senders& senders_;
+  const ChannelIndex& channels_;
+  const bool folded_;
+  PathEngine engine_;
+  Correctness counts_;
+  std::array<std::vector<std::string>, kKinds> examples_;
+  Dependencies deps_;
+  std::vector<int> bfs_from_;  // the switches distance_ starts from
+  std::vector<int> distance_;
+  std::vector<bool> used_;
+  std::vector<int> touched_;
+};
+
+// Successors of channel c in one VL's dependency graph.
+template <class Visit>
+void for_each_successor(const Fabric& fabric, const ChannelIndex& channels, const std::vector<PortSet>& deps, int c,
+                        Visit visit) {
+  const PortRef next = fabric.peer(channels.at(c));
+  for (int w = 0; w < 4; ++w)
+    for (uint64_t bits = deps[c][w]; bits != 0; bits &= bits - 1)
+      visit(channels.of({next.node, w * 64 + std::countr_zero(bits)}));
+}
+
+// Tarjan's strongly connected components, iterative; the ones with a cycle.
+std::vector<std::vector<int>> cyclic_components(const Fabric& fabric, const ChannelIndex& channels,
+                                                const std::vector<PortSet>& deps) {
+  const int n = channels.size();
+  std::vector<int> index(n, -1), low(n, 0), stack;
+  std::vector<bool> on_stack(n, false);
+  std::vector<std::vector<int>> out;
+  std::vector<std::pair<int, std::vector<int>>> frames;  // node, successors still to visit
+  int counter = 0;
+  auto open = [&](int c) {
+    index[c] = low[c] = counter++;
+    stack.push_back(c);
+    on_stack[c] = true;
+    std::vector<int> successors;
+    for_each_successor(fabric, channels, deps, c, [&](int next) { successors.push_back(next); });
+    frames.push_back({c, std::move(successors)});
+  };
+  for (int root = 0; root < n; ++root) {
+    if (index[root] >= 0 || deps[root] == PortSet{}) continue;
+    open(root);
+    while (!frames.empty()) {
+      auto& [c, successors] = frames.back();
+      if (!successors.empty()) {
+        const int next = successors.back();
+        successors.pop_back();
+        if (index[next] < 0) {
+          open(next);
+        } else if (on_stack[next]) {
+          low[c] = std::min(low[c], index[next]);
+        }
+        continue;
+      }
+      const int done = c;
+      frames.pop_back();
+      if (!frames.empty()) low[frames.back().first] = std::min(low[frames.back().first], low[done]);
+      if (low[done] != index[done]) continue;
+      std::vector<int> component;
+      int member;
+      do {
+        member = stack.back();
+        stack.pop_back();
+        on_stack[member] = false;
+        component.push_back(member);
+      } while (member != done);
+      bool self_loop = false;
+      for_each_successor(fabric, channels, deps, done, [&](int next) { self_loop |= next == done; });
+      if (component.size() > 1 || self_loop) out.push_back(std::move(component));
+    }
+  }
+  return out;
+}
+
+// A shortest cycle through the component's first channel, by BFS inside it.
+std::string describe_cycle(const Fabric& fabric, const ChannelIndex& channels, const std::vector<PortSet>& deps,
+                           const std::vector<int>& component, int vl) {
+  std::vector<int> parent(channels.size(), -2);
+  for (int c : component) parent[c] = -1;
+  const int start = *std::ranges::min_element(component);
+  std::deque<int> queue{start};
+  parent[start] = start;
+  int closing = -1;
+  while (!queue.empty() && closing < 0) {
+    const int c = queue.front();
+    queue.pop_front();
+    for_each_successor(fabric, channels, deps, c, [&](int next) {
+      if (closing >= 0) return;
+      if (next == start) {
+        closing = c;
+      } else if (parent[next] == -1) {
+        parent[next] = c;
+        queue.push_back(next);
+      }
+    });
+  }
+  std::vector<int> cycle;
+  for (int c = closing; c != start; c = parent[c]) cycle.push_back(c);
+  cycle.push_back(start);
+  std::ranges::reverse(cycle);
+  std::string text = fmt::format("credit loop on VL {} ({} channels in the region):", vl, component.size());
+  for (int c : cycle) text += " " + port_text(fabric, channels.at(c)) + " →";
+  return text + " " + port_text(fabric, channels.at(start));
+}
+
+}  // namespace
+
+Correctness check_correctness(const AuditInput& input) {
+  const Senders senders = group_senders(input);
+  const ChannelIndex channels(input.fabric);
+  const bool folded = is_folded_clos(input.fabric, input.levels);
+  // Destinations by leaf, so one BFS serves all CAs of a leaf.
+  std::vector<int> destinations = senders.cas;
+  std::ranges::stable_sort(destinations, {}, [&](int d) { return entry_switch(input.fabric, d); });
+
+  const int workers = worker_count(static_cast<long>(destinations.size()));
+  std::vector<Auditor> auditors;
+  for (int w = 0; w < workers; ++w) auditors.emplace_back(input, senders, channels, folded);
+  for_each_block(static_cast<long>(destinations.size()), workers, [&](int w, long begin, long end) {
+    for (long i = begin; i < end; ++i) auditors[w].audit_destination(destinations[i]);
+  });
+  Auditor& all = auditors.front();
+  for (int w = 1; w < workers; ++w) all.absorb(auditors[w]);
+
+  for (int vl = 0; vl < kVls; ++vl) {
+    if (all.deps()[vl].empty()) continue;
+    for (const std::vector<int>& component : cyclic_components(input.fabric, channels, all.deps()[vl])) {
+      ++all.counts().credit_loops;
+      all.add_example(kCreditLoop, describe_cycle(input.fabric, channels, all.deps()[vl], component, vl));
+    }
+  }
+  Correctness out = std::move(all.counts());
+  for (const std::vector<std::string>& texts : all.examples())
+    out.examples.insert(out.examples.end(), texts.begin(), texts.end());
+  return out;
+}
+
+std::string describe(const OffsetChoice& choice) {
+  switch (choice.mode) {
+    case OffsetChoice::Mode::kPathBits: return "path bits";
+    case OffsetChoice::Mode::kAllOffsets: return "all offsets, split evenly";
+    case OffsetChoice::Mode::kFixed: break;
+  }
+  return fmt::format("fixed offset {}", choice.offset);
+}
+
+}  // namespace ftclos

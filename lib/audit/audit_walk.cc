@@ -1,0 +1,184 @@
+#include "audit/audit_walk.h"
+
+#include <map>
+#include <utility>
+
+namespace ftclos {
+namespace {
+
+// Where a hop from `from` to `to` goes, by level: +1 up, -1 down, 0 sideways.
+int hop_direction(const Levels& levels, int from, int to) {
+  const int a = levels.of[from], b = levels.of[to];
+  return b > a ? 1 : b < a ? -1 : 0;
+}
+
+}  // namespace
+
+PathEngine::PathEngine(const Fabric& fabric, const Levels& levels, const LidMap& lids, const Lfts& lfts)
+    : fabric_(fabric), levels_(levels), lids_(lids), lfts_(lfts), steps_(fabric.size()), state_(fabric.size(), 0) {
+  for (int i = 0; i < fabric.size(); ++i)
+    if (fabric.node(i).is_switch()) switches_.push_back(i);
+}
+
+uint8_t PathEngine::lft(int node, int lid) const {
+  if (node >= static_cast<int>(lfts_.port.size())) return kNoPath;
+  const std::vector<uint8_t>& table = lfts_.port[node];
+  return lid < static_cast<int>(table.size()) ? table[lid] : kNoPath;
+}
+
+bool PathEngine::settle_terminal(int node, int lid, int target) {
+  Step& step = steps_[node];
+  step = Step{};
+  if (node == target) {  // a switch's own LID: arrived
+    step.outcome = Trace::Outcome::kDelivered;
+    step.up_down = step.down_only = true;
+  } else {
+    step.port = lft(node, lid);
+    if (step.port == kNoPath || step.port == 0 || step.port > fabric_.node(node).num_ports) {
+      step.outcome = Trace::Outcome::kNoRoute;
+    } else {
+      const PortRef peer = fabric_.peer({node, step.port});
+      if (!peer.valid()) {
+        step.outcome = Trace::Outcome::kDeadPort;
+      } else if (peer.node == target) {
+        const int dir = hop_direction(levels_, node, peer.node);
+        step.outcome = Trace::Outcome::kDelivered;
+        step.hops = 1;
+        step.up_down = dir != 0;
+        step.down_only = dir < 0;
+      } else if (!fabric_.node(peer.node).is_switch()) {
+        step.outcome = Trace::Outcome::kNoRoute;  // handed to the wrong CA
+      } else {
+        step.next = peer.node;
+        return false;
+      }
+    }
+  }
+  state_[node] = 2;
+  return true;
+}
+
+void PathEngine::derive(int node) {
+  Step& step = steps_[node];
+  const Step& after = steps_[step.next];
+  step.outcome = after.outcome;
+  if (after.outcome == Trace::Outcome::kDelivered) {
+    const int dir = hop_direction(levels_, node, step.next);
+    step.hops = static_cast<uint16_t>(after.hops + 1);
+    step.up_down = (dir > 0 && after.up_down) || (dir < 0 && after.down_only);
+    step.down_only = dir < 0 && after.down_only;
+  }
+  state_[node] = 2;
+}
+
+void PathEngine::walk(int lid) {
+  const int target = lid >= 0 && lid < static_cast<int>(lids_.owner.size()) ? lids_.owner[lid] : -1;
+  for (int sw : switches_) state_[sw] = 0;
+  for (int start : switches_) {
+    if (state_[start] == 2) continue;
+    // Follow the column from `start` until a settled switch, an end, or a switch already on the way.
+    stack_.clear();
+    int x = start;
+    bool loop = false;
+    for (;;) {
+      if (state_[x] == 2) break;
+      if (state_[x] == 1) {
+        loop = true;
+        break;
+      }
+      state_[x] = 1;
+      stack_.push_back(x);
+      if (settle_terminal(x, lid, target)) break;
+      x = steps_[x].next;
+    }
+    // Every switch on the stack leads into a loop, or takes its outcome from the one after it.
+    for (auto it = stack_.rbegin(); it != stack_.rend(); ++it) {
+      if (state_[*it] == 2) continue;
+      if (loop) {
+        steps_[*it].outcome = Trace::Outcome::kLoop;
+        state_[*it] = 2;
+      } else {
+        derive(*it);
+      }
+    }
+  }
+  // Farthest first by a counting sort on hops.
+  by_hops_.clear();
+  for (int sw : switches_) {
+    const Step& step = steps_[sw];
+    if (step.outcome != Trace::Outcome::kDelivered) continue;
+    if (by_hops_.size() <= step.hops) by_hops_.resize(step.hops + 1, 0);
+    ++by_hops_[step.hops];
+  }
+  int start = 0;
+  for (auto it = by_hops_.rbegin(); it != by_hops_.rend(); ++it) start += std::exchange(*it, start);
+  delivered_.resize(start);
+  for (int sw : switches_) {
+    const Step& step = steps_[sw];
+    if (step.outcome == Trace::Outcome::kDelivered) delivered_[by_hops_[step.hops]++] = sw;
+  }
+}
+
+int entry_switch(const Fabric& fabric, int ca) {
+  const Node& node = fabric.node(ca);
+  if (node.num_ports < 1) return -1;
+  const PortRef peer = node.ports[1].peer;
+  return peer.valid() && fabric.node(peer.node).is_switch() ? peer.node : -1;
+}
+
+Senders group_senders(const AuditInput& input) {
+  const Fabric& fabric = input.fabric;
+  const OffsetChoice& choice = input.offsets;
+  Senders out;
+  out.groups_at.resize(fabric.size());
+  auto offset_of = [&](int ca) {
+    switch (choice.mode) {
+      case OffsetChoice::Mode::kFixed: return choice.offset;
+      case OffsetChoice::Mode::kPathBits: return ca < static_cast<int>(choice.path_bits.size()) ? choice.path_bits[ca] : 0;
+      case OffsetChoice::Mode::kAllOffsets: break;
+    }
+    return -1;
+  };
+  std::map<std::pair<int, int>, std::vector<int>> by_key;  // (entry, offset) -> members, ordered
+  for (int ca = 0; ca < fabric.size(); ++ca) {
+    if (fabric.node(ca).is_switch() || ca >= static_cast<int>(input.lids.base.size()) || input.lids.base[ca] == 0)
+      continue;
+    out.cas.push_back(ca);
+    const int entry = entry_switch(fabric, ca);
+    if (entry < 0) {
+      out.stray.push_back(ca);
+      out.stray_offset.push_back(offset_of(ca));
+    } else {
+      by_key[{entry, offset_of(ca)}].push_back(ca);
+    }
+  }
+  for (auto& [key, members] : by_key) {
+    out.groups_at[key.first].push_back(static_cast<int>(out.groups.size()));
+    out.groups.push_back({key.first, key.second, std::move(members)});
+  }
+  if (choice.mode == OffsetChoice::Mode::kAllOffsets) {
+    for (int o = 0; o < input.lids.lids_per_ca(); ++o) out.offsets.push_back(o);
+  } else {
+    std::vector<int> all;
+    for (const SenderGroup& group : out.groups) all.push_back(group.offset);
+    all.insert(all.end(), out.stray_offset.begin(), out.stray_offset.end());
+    std::ranges::sort(all);
+    all.erase(std::unique(all.begin(), all.end()), all.end());
+    out.offsets = std::move(all);
+  }
+  out.groups_on.resize(out.offsets.size());
+  for (size_t k = 0; k < out.offsets.size(); ++k)
+    for (size_t g = 0; g < out.groups.size(); ++g)
+      if (out.groups[g].sends_on(out.offsets[k])) out.groups_on[k].push_back(static_cast<int>(g));
+  return out;
+}
+
+ChannelIndex::ChannelIndex(const Fabric& fabric) : first_(fabric.size(), -1) {
+  for (int i = 0; i < fabric.size(); ++i) {
+    if (!fabric.node(i).is_switch()) continue;
+    first_[i] = static_cast<int>(ports_.size());
+    for (int p = 0; p <= fabric.node(i).num_ports; ++p) ports_.push_back({i, p});
+  }
+}
+
+}  // namespace ftclos

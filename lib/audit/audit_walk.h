@@ -1,0 +1,117 @@
+// The path engine both audits share. Destination-based tables make the
+// route to a LID a function of the switch a packet is at, so one memoized
+// walk per LID (a "column" of the LFTs) settles every switch at once, and a
+// source CA's path is its entry switch's path plus its own cable: all pairs
+// cost O(switches x LIDs) instead of O(pairs x hops). Columns are walked one
+// at a time, so memory is O(switches) per worker.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <thread>
+#include <vector>
+
+#include "audit/audit.h"
+#include "audit/path_trace.h"
+
+namespace ftclos {
+
+/// What a packet for one LID does from one switch on.
+struct Step {
+  Trace::Outcome outcome = Trace::Outcome::kNoRoute;
+  bool up_down = false;    // delivered, and the rest of the path goes only up, then only down
+  bool down_only = false;  // delivered, and the rest of the path only goes down
+  uint8_t port = 0;        // the egress port the LFT gives
+  uint16_t hops = 0;       // links still to go, when delivered (0 at a switch that owns the LID)
+  int next = -1;           // the switch that port leads to; -1 when it leads nowhere or to a CA
+};
+
+class PathEngine {
+ public:
+  PathEngine(const Fabric& fabric, const Levels& levels, const LidMap& lids, const Lfts& lfts);
+
+  /// Settles every switch for `lid`; the results stay valid until the next call.
+  void walk(int lid);
+  const Step& at(int node) const { return steps_[node]; }
+  /// The switches that deliver, farthest first: each comes before the switch it forwards to.
+  const std::vector<int>& delivered_farthest_first() const { return delivered_; }
+
+ private:
+  uint8_t lft(int node, int lid) const;
+  // Settles `node` when its egress ends the walk here; false when it leads on to a switch.
+  bool settle_terminal(int node, int lid, int target);
+  void derive(int node);  // from the settled step of its next switch
+
+  const Fabric& fabric_;
+  const Levels& levels_;
+  const LidMap& lids_;
+  const Lfts& lfts_;
+  std::vector<int> switches_;
+  std::vector<Step> steps_;
+  std::vector<uint8_t> state_;  // per node: 0 unknown, 1 on the walk's stack, 2 settled
+  std::vector<int> stack_;
+  std::vector<int> delivered_;
+  std::vector<int> by_hops_;    // counting-sort buckets
+};
+
+/// CAs that send the same traffic: one entry switch, one LID offset.
+struct SenderGroup {
+  int entry = -1;            // the switch cabled to port 1 of every member
+  int offset = -1;           // the LID offset they send on; -1 = all offsets (kAllOffsets)
+  std::vector<int> members;  // ascending
+
+  bool sends_on(int lid_offset) const { return offset < 0 || offset == lid_offset; }
+};
+
+/// Who sends and on which LIDs, from the offset choice.
+struct Senders {
+  std::vector<int> cas;                     // every CA with a LID, ascending
+  std::vector<SenderGroup> groups;          // by (entry, offset)
+  std::vector<std::vector<int>> groups_at;  // per node: its groups, for a switch
+  std::vector<int> offsets;                 // the LID offsets anyone sends on, ascending
+  std::vector<std::vector<int>> groups_on;  // per entry of `offsets`: the groups sending on it
+  std::vector<int> stray;                   // CAs with a LID whose port 1 is not cabled to a switch
+  std::vector<int> stray_offset;            // per stray CA (parallel): its offset, -1 = all
+};
+
+Senders group_senders(const AuditInput& input);
+
+/// The switch behind port 1 of CA `ca`; -1 when none.
+int entry_switch(const Fabric& fabric, int ca);
+
+/// Dense numbers for switch ports, so per-channel data can live in vectors.
+class ChannelIndex {
+ public:
+  explicit ChannelIndex(const Fabric& fabric);
+  int of(PortRef port) const { return first_[port.node] + port.port; }
+  PortRef at(int index) const { return ports_[index]; }
+  int size() const { return static_cast<int>(ports_.size()); }
+
+ private:
+  std::vector<int> first_;  // per node: index of its port 0; -1 for CAs
+  std::vector<PortRef> ports_;
+};
+
+/// Workers for `tasks` independent tasks: the cores, at most one per task.
+inline int worker_count(long tasks) {
+  const long cores = std::max(1u, std::thread::hardware_concurrency());
+  return static_cast<int>(std::clamp(tasks, 1L, cores));
+}
+
+/// Runs body(worker, begin, end) over contiguous blocks of 0..tasks-1, one
+/// block per worker, in parallel; block w comes before block w+1.
+template <class Body>
+void for_each_block(long tasks, int workers, Body body) {
+  std::vector<std::thread> threads;
+  for (int w = 0; w < workers; ++w) {
+    const long begin = tasks * w / workers, end = tasks * (w + 1) / workers;
+    if (w + 1 == workers) {
+      body(w, begin, end);  // the calling thread works too
+    } else {
+      threads.emplace_back(body, w, begin, end);
+    }
+  }
+  for (std::thread& thread : threads) thread.join();
+}
+
+}  // namespace ftclos

@@ -1,0 +1,119 @@
+#include "detect/detect.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "detect/common_ancestor.h"
+#include "detect/family_coords.h"
+#include "detect/rfc.h"
+
+namespace ftclos {
+
+int FamilyMatch::param(const std::string& key) const {
+  for (const FamilyParam& p : params)
+    if (p.key == key && !p.values.empty()) return p.values.front();
+  return 0;
+}
+
+const FamilyMatch* Detection::find(const std::string& name) const {
+  for (const FamilyMatch& family : families)
+    if (family.name == name) return &family;
+  return nullptr;
+}
+
+const std::vector<Deviation>& Detection::deviations() const {
+  static const std::vector<Deviation> kNone;
+  return families.empty() ? kNone : families.front().deviations;
+}
+
+namespace {
+
+std::vector<Deviation> joined(std::vector<Deviation> a, const std::vector<Deviation>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+// A degraded tree lacks cables and switches; a tree with cables in the wrong
+// places beyond a few is another family (a random folded Clos fits no labels).
+bool plausible_tree(const XgftFit& fit, int switch_cables) {
+  int misplaced = 0;
+  for (const Deviation& d : fit.deviations)
+    misplaced += d.kind == Deviation::Kind::kMiswiredCable || d.kind == Deviation::Kind::kUnexpectedSwitch ||
+                 d.kind == Deviation::Kind::kExtraCable;
+  return misplaced <= std::max(1, switch_cables / 20);
+}
+
+bool all_equal(const std::vector<int>& values, size_t from, size_t to, int value) {
+  for (size_t i = from; i < to; ++i)
+    if (values[i] != value) return false;
+  return true;
+}
+
+void add_tree_families(const Fabric& fabric, const Levels& levels, const XgftFit& fit, Detection& out) {
+  const XgftShape& s = fit.labels.shape;
+  const int h = s.h;
+  const bool single = all_equal(s.p, 0, h, 1) && s.w[0] == 1;
+  const int top = s.m[h - 1];
+  // FT(m, n): m/2 hosts and children per non-top switch, m pods under the top.
+  if (single && h >= 2 && top % 2 == 0 && s.m[0] <= top / 2 && all_equal(s.m, 1, h - 1, top / 2) &&
+      all_equal(s.w, 1, h, top / 2)) {
+    out.families.push_back({"ftree", {{"m", {top}}, {"n", {h}}},
+                            joined(fit.deviations, host_deviations(fabric, levels, top / 2)),
+                            ftree_coords(fabric, levels, fit.labels)});
+  }
+  if (single && h >= 2 && s.m[0] <= top && all_equal(s.m, 1, h, top) && all_equal(s.w, 1, h, top)) {
+    out.families.push_back({"kary", {{"k", {top}}, {"n", {h}}},
+                            joined(fit.deviations, host_deviations(fabric, levels, top)),
+                            kary_coords(fabric, levels, fit.labels)});
+  }
+  const std::vector<Deviation> with_hosts = joined(fit.deviations, host_deviations(fabric, levels, s.m[0]));
+  if (single && h == 2) {
+    out.families.push_back({"clos2", {{"n", {s.m[0]}}, {"m", {s.w[1]}}, {"r", {s.m[1]}}}, with_hosts,
+                            clos2_coords(fabric, levels, fit.labels)});
+  }
+  out.families.push_back({"pgft",
+                          {{"h", {h}}, {"m", s.m, true}, {"w", s.w, true}, {"p", s.p, true}},
+                          with_hosts,
+                          pgft_coords(fabric, levels, fit.labels)});
+}
+
+}  // namespace
+
+Detection detect(const Fabric& fabric) {
+  Detection out;
+  out.levels = compute_levels(fabric);
+  const Levels& levels = out.levels;
+  out.updown_routable = every_leaf_pair_has_common_ancestor(fabric);
+
+  Result<XgftFit> tree = fit_xgft(fabric, levels);
+  const bool folded_clos = tree.ok();
+  if (folded_clos && plausible_tree(*tree, fabric.switch_links())) {
+    add_tree_families(fabric, levels, *tree, out);
+    out.xgft = tree->labels;
+  }
+  if (!folded_clos) {
+    Result<MikantFit> mirrored = fit_mikant(fabric, levels);
+    if (mirrored.ok()) {
+      const MikantLabels& labels = mirrored->labels;
+      out.families.push_back({"mikant", {{"k", {labels.k}}, {"n", {labels.n}}},
+                              joined(mirrored->deviations, host_deviations(fabric, levels, labels.k)),
+                              mikant_coords(fabric, labels)});
+      out.mikant = labels;
+    } else {
+      out.unknown_reason = fmt::format("not a folded Clos ({}); not a MiKANT ({})", tree.status().message(),
+                                       mirrored.status().message());
+    }
+    return out;
+  }
+  const std::vector<std::string> plain = level_coords(fabric, levels);
+  if (std::optional<RfcFit> rfc = fit_rfc(fabric, levels)) {
+    out.families.push_back({"rfc", {{"radix", {rfc->radix}}, {"leaves", {rfc->leaves}}, {"levels", {rfc->levels}}},
+                            joined(rfc->deviations, host_deviations(fabric, levels, rfc->radix / 2)), plain});
+  }
+  out.families.push_back({"folded-clos", {{"levels", {levels.height}}}, {}, plain});
+  return out;
+}
+
+}  // namespace ftclos

@@ -1,0 +1,48 @@
+// Recognition: which families of our papers a fabric is, with parameters,
+// a label per node in each family's own numbering, and what deviates.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/fabric.h"
+#include "detect/deviation.h"
+#include "detect/levels.h"
+#include "detect/mikant.h"
+#include "detect/xgft.h"
+
+namespace ftclos {
+
+struct FamilyParam {
+  std::string key;
+  std::vector<int> values;
+  bool is_list = false;  // pgft's m/w/p are lists, the others numbers
+};
+
+struct FamilyMatch {
+  std::string name;  // ftree, kary, clos2, pgft, mikant, rfc, folded-clos
+  std::vector<FamilyParam> params;
+  std::vector<Deviation> deviations;
+  std::vector<std::string> coords;  // per node; empty where the family has none
+
+  int param(const std::string& key) const;
+};
+
+struct Detection {
+  Levels levels;
+  std::vector<FamilyMatch> families;  // most specific first; empty when unknown
+  std::string unknown_reason;         // why no family fits, when none does
+  bool updown_routable = false;       // every pair of leaves has a common ancestor
+  std::optional<XgftLabels> xgft;     // the labels schemes route by, when a PGFT fits
+  std::optional<MikantLabels> mikant;
+
+  const FamilyMatch* find(const std::string& name) const;
+  /// The deviations of the most specific family; empty when unknown.
+  const std::vector<Deviation>& deviations() const;
+  bool degraded() const { return !deviations().empty(); }
+};
+
+Detection detect(const Fabric& fabric);
+
+}  // namespace ftclos

@@ -1,0 +1,33 @@
+#include "detect/summary.h"
+
+#include <fmt/format.h>
+
+namespace ftclos {
+
+std::string params_text(const FamilyMatch& family) {
+  std::string text;
+  for (const FamilyParam& p : family.params)
+    text += fmt::format("{}{}={}", text.empty() ? "" : " ", p.key, fmt::join(p.values, ","));
+  return text;
+}
+
+std::string family_summary(const Detection& detection) {
+  if (detection.families.empty()) return fmt::format("unknown ({})", detection.unknown_reason);
+  const FamilyMatch& family = detection.families.front();
+  return fmt::format("{} {}{}", family.name, params_text(family), detection.degraded() ? " (degraded)" : "");
+}
+
+std::string detection_summary(const Fabric& fabric, const Detection& detection) {
+  std::string out = fmt::format("fabric: {} switches, {} hosts, {} switch cables, {} levels\n",
+                                fabric.count(NodeType::kSwitch), fabric.count(NodeType::kCa), fabric.switch_links(),
+                                detection.levels.height);
+  if (detection.families.empty()) out += "family: unknown: " + detection.unknown_reason + "\n";
+  for (const FamilyMatch& family : detection.families)
+    out += fmt::format("family: {} {}{}\n", family.name, params_text(family),
+                       family.deviations.empty() ? "" : fmt::format(" (degraded: {} deviations)", family.deviations.size()));
+  out += fmt::format("up/down routable: {}\n", detection.updown_routable ? "yes" : "no");
+  for (const Deviation& d : detection.deviations()) out += "  " + describe(fabric, d) + "\n";
+  return out;
+}
+
+}  // namespace ftclos

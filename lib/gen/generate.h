@@ -1,0 +1,70 @@
+// Generators for the fabric families of our papers. Every generator is
+// deterministic: the same parameters (and seed) give the same fabric, names
+// and GUIDs. Nodes are cabled in a regular port pattern; GUIDs follow ibsim's
+// convention (a CA port GUID is its node GUID + port number).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/fabric.h"
+#include "core/status.h"
+
+namespace ftclos {
+
+/// Generalized fat-tree PGFT(h; m1..mh; w1..wh; p1..ph) (Zahavi; XGFT when
+/// all p are 1). Level 0 holds the hosts, levels 1..h the switches; h is the
+/// common length of m, w and p, and the vectors are 0-based: m[l-1] = m_l,
+/// w[l-1] = w_l, p[l-1] = p_l. A level-l switch has m_l children (each over
+/// p_l parallel cables) and, below the top, w_{l+1} parents (each over
+/// p_{l+1}); a host has w_1 parents, so w_1 p_1 ports. Level l has
+/// (w_1...w_l)(m_{l+1}...m_h) nodes. Labels, port order and names are in
+/// generate_pgft.cc.
+struct PgftParams {
+  std::vector<int> m;  // m[l-1]: children of a level-l node
+  std::vector<int> w;  // w[l-1]: parents of a level-(l-1) node (w[0]: parents of a host)
+  std::vector<int> p;  // p[l-1]: parallel cables between a level-(l-1) node and each parent
+};
+
+Result<Fabric> generate_pgft(const PgftParams& params);
+/// Yuan's ftree(n+m, r): r leaves with n hosts and m uplinks, m spines with r ports.
+Result<Fabric> generate_clos2(int n, int m, int r);
+/// The m-port n-tree FT(m, n): m (m/2)^(n-1) hosts.
+Result<Fabric> generate_ftree(int ports, int levels);
+/// Petrini's k-ary n-tree: k^n hosts, n levels of k^(n-1) switches.
+Result<Fabric> generate_kary(int k, int levels);
+/// Li and Chu's mirrored k-ary n-tree MiKANT(k, n): 2k^n hosts, (2n-2)k^(n-1) switches.
+Result<Fabric> generate_mikant(int k, int levels);
+/// Radix-regular random folded Clos (Camarero et al., Appendix, Listing 2):
+/// `levels` levels, every switch `radix` ports. Levels 1..levels-1 have
+/// `leaves` switches (radix/2 down, radix/2 up), the top has leaves/2 roots,
+/// every leaf radix/2 hosts. Needs radix and leaves even, radix <= leaves
+/// (roots have distinct children) and levels >= 2.
+Result<Fabric> generate_rfc(int radix, int leaves, int levels, uint64_t seed);
+
+/// A switch-to-switch cable as it was before removal.
+struct Cable {
+  PortRef a;
+  PortRef b;
+};
+
+/// Keeps only the first `hosts_per_leaf` hosts (by port) of every leaf, all
+/// when negative, removing the other hosts from the fabric (node indices
+/// change), then removes `fail_links` distinct random switch-to-switch cables
+/// (seeded). Returns the removed cables, indexed in the degraded fabric. Fails,
+/// leaving the fabric as it was, when fail_links is negative or more than the
+/// switch-to-switch cables.
+struct Degradation {
+  int fail_links = 0;
+  int hosts_per_leaf = -1;
+  uint64_t seed = 1;
+};
+Result<std::vector<Cable>> degrade(Fabric& fabric, const Degradation& degradation);
+
+/// The same fabric with node order and, when `ports` is set, the port numbers
+/// of every switch randomly permuted (seeded): what a file written by someone
+/// else looks like. Names, GUIDs and the cable graph are kept.
+Fabric shuffle(const Fabric& fabric, uint64_t seed, bool ports);
+
+}  // namespace ftclos

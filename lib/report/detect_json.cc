@@ -1,0 +1,61 @@
+#include "report/detect_json.h"
+
+#include "detect/deviation.h"
+
+namespace ftclos {
+namespace {
+
+nlohmann::json params_json(const FamilyMatch& family) {
+  nlohmann::json params = nlohmann::json::object();
+  for (const FamilyParam& p : family.params)
+    params[p.key] = p.is_list ? nlohmann::json(p.values) : nlohmann::json(p.values.front());
+  return params;
+}
+
+nlohmann::json end_json(const Fabric& fabric, PortRef ref) {
+  if (!ref.valid()) return nullptr;
+  const Node& node = fabric.node(ref.node);
+  return {{"name", node.display_name()}, {"guid", format_guid(node.guid)},
+          {"port", ref.port > 0 ? nlohmann::json(ref.port) : nlohmann::json(nullptr)}};
+}
+
+nlohmann::json nodes_json(const Fabric& fabric, const Detection& detection, bool switches) {
+  nlohmann::json list = nlohmann::json::array();
+  for (int x = 0; x < fabric.size(); ++x) {
+    const Node& node = fabric.node(x);
+    if (node.is_switch() != switches) continue;
+    nlohmann::json coords = nlohmann::json::object();
+    for (const FamilyMatch& family : detection.families)
+      if (!family.coords[x].empty()) coords[family.name] = family.coords[x];
+    list.push_back({{"name", node.display_name()}, {"guid", format_guid(node.guid)},
+                    {"level", detection.levels.of[x]}, {"coords", coords}});
+  }
+  return list;
+}
+
+}  // namespace
+
+nlohmann::json detection_json(const Fabric& fabric, const Detection& detection) {
+  nlohmann::json families = nlohmann::json::array();
+  for (const FamilyMatch& family : detection.families)
+    families.push_back({{"name", family.name}, {"params", params_json(family)},
+                        {"deviation_count", family.deviations.size()}});
+  if (detection.families.empty())
+    families.push_back({{"name", "unknown"}, {"params", {{"reason", detection.unknown_reason}}}});
+  nlohmann::json deviations = nlohmann::json::array();
+  for (const Deviation& d : detection.deviations())
+    deviations.push_back({{"kind", kind_name(d.kind)}, {"at", end_json(fabric, d.at)},
+                          {"peer", end_json(fabric, d.peer)}, {"detail", d.detail},
+                          {"text", describe(fabric, d)}});
+  return {{"families", families},
+          {"levels", detection.levels.height},
+          {"host_count", fabric.count(NodeType::kCa)},
+          {"switch_count", fabric.count(NodeType::kSwitch)},
+          {"hosts", nodes_json(fabric, detection, false)},
+          {"switches", nodes_json(fabric, detection, true)},
+          {"degraded", detection.degraded()},
+          {"deviations", deviations},
+          {"updown_routable", detection.updown_routable}};
+}
+
+}  // namespace ftclos

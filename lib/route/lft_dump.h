@@ -1,0 +1,25 @@
+// LFTs as OpenSM writes them to opensm-lfts.dump, which is also what its
+// `file` routing engine loads (`routing_engine file`, `lfts_file <path>`):
+//
+//   Unicast lids [0-14] of switch Lid 2 guid 0xf7c1000000000001 ('L1-0'):
+//   0x0001 001 # Channel Adapter portguid 0xf7c1100000000101: 'H-0.0'
+//   ...
+//   14 lids dumped
+//
+// The file engine finds switches by GUID and moves every destination to the
+// LID its port GUID has in the running subnet, so the dump stays valid when
+// OpenSM assigns other LIDs than assign_lids did.
+#pragma once
+
+#include <string>
+
+#include "core/fabric.h"
+#include "route/routing.h"
+
+namespace ftclos {
+
+/// One block per switch in fabric order; LIDs without a route (kNoPath) are
+/// left out, as OpenSM leaves them out.
+std::string write_lft_dump(const Fabric& fabric, const LidMap& lids, const Lfts& lfts);
+
+}  // namespace ftclos

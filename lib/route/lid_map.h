@@ -1,0 +1,38 @@
+// Which node owns which LIDs: a CA owns base .. base + 2^lmc - 1, a switch
+// one LID on port 0. Implemented in route/lid_map.cc.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/fabric.h"
+#include "core/status.h"
+
+namespace ftclos {
+
+inline constexpr int kMaxUnicastLid = 0xBFFF;  // 0xC000 and up are multicast
+
+/// Which node owns which LIDs.
+struct LidMap {
+  int lmc = 0;
+  std::vector<int> base;           // per node: CA port 1 base LID / switch port-0 LID; 0 = none
+  std::vector<int> owner;          // per LID 0..max_lid: node index or -1
+  int max_lid = 0;
+
+  int lids_per_ca() const { return 1 << lmc; }
+};
+
+/// Where LIDs may go. kAnalysis lifts the unicast limit for studying a
+/// scheme on paper only: MLID on FT(16,3) needs 64 LIDs per CA, 65,536 in
+/// all, more than InfiniBand's 16-bit LIDs hold. Such tables exist in memory
+/// only (experiments); `ftclos route`, the auditor and the plugin use kUnicast.
+enum class LidSpace : uint8_t { kUnicast, kAnalysis };
+
+/// LIDs as the fabric carries them when every node has one (the LMC of the
+/// CAs must then be `lmc`), otherwise assigned deterministically as OpenSM
+/// does on a fresh subnet: switches and CAs in GUID order, each CA base
+/// aligned to 2^lmc. Fails when the LIDs would pass the unicast range (in
+/// LidSpace::kUnicast).
+Result<LidMap> assign_lids(const Fabric& fabric, int lmc, LidSpace space = LidSpace::kUnicast);
+
+}  // namespace ftclos

@@ -1,0 +1,24 @@
+#include "route/path_bits.h"
+
+#include <fmt/format.h>
+
+#include <iterator>
+
+namespace ftclos {
+
+uint64_t port_guid(const Node& node, int port) {
+  if (const uint64_t guid = node.ports[port].guid; guid != 0) return guid;
+  return node.is_switch() ? node.guid : node.guid + port;
+}
+
+std::string write_path_bits(const Fabric& fabric, const Routing& routing) {
+  std::string out;
+  for (int i = 0; i < fabric.size(); ++i) {
+    const Node& node = fabric.node(i);
+    if (node.is_switch() || node.num_ports < 1) continue;
+    fmt::format_to(std::back_inserter(out), "{} {}\n", format_guid(port_guid(node, 1)), routing.path_bits[i]);
+  }
+  return out;
+}
+
+}  // namespace ftclos

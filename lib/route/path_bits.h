@@ -1,0 +1,21 @@
+// The path bits a scheme gives every CA, in a form job launchers can read:
+// one line per CA port, `0x<port GUID> <bits>`. A host looks itself up by
+// port GUID and exports UCX_IB_LID_PATH_BITS=<bits>.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "core/fabric.h"
+#include "route/routing.h"
+
+namespace ftclos {
+
+/// The GUID of port `port` of `node` as the subnet sees it: Port::guid when
+/// the input gives one, otherwise what ibsim uses: the node GUID for a
+/// switch (its port 0 carries it), node GUID + port number for a CA port.
+uint64_t port_guid(const Node& node, int port);
+
+std::string write_path_bits(const Fabric& fabric, const Routing& routing);
+
+}  // namespace ftclos

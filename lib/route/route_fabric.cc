@@ -1,0 +1,26 @@
+#include "route/route_fabric.h"
+
+#include <chrono>
+
+#include <fmt/format.h>
+
+namespace ftclos {
+
+Result<RoutedFabric> route_fabric(const Fabric& fabric, std::string_view scheme_name, int lmc, bool* bad_input) {
+  if (bad_input) *bad_input = true;
+  Result<std::unique_ptr<Scheme>> scheme = make_scheme(scheme_name);
+  if (!scheme.ok()) return scheme.status();
+  Result<LidMap> lids = assign_lids(fabric, lmc);
+  if (!lids.ok()) return lids.status();
+  if (bad_input) *bad_input = false;
+
+  RoutedFabric out{detect(fabric), std::move(*lids), {}, 0};
+  const auto start = std::chrono::steady_clock::now();
+  Result<Routing> routing = (*scheme)->route({fabric, out.detection, out.lids});
+  out.route_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  if (!routing.ok()) return Status::Error(fmt::format("{}: {}", scheme_name, routing.status().message()));
+  out.routing = std::move(*routing);
+  return out;
+}
+
+}  // namespace ftclos

@@ -1,0 +1,58 @@
+// The routing contract every scheme implements. LFTs are keyed by
+// destination LID only; source-dependent schemes use LMC: a CA owns LIDs
+// base .. base + 2^lmc - 1 and source s always sends to base(d) + p(s)
+// (its "path bits", UCX_IB_LID_PATH_BITS).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/fabric.h"
+#include "core/status.h"
+#include "detect/detect.h"
+#include "route/lid_map.h"
+
+namespace ftclos {
+
+inline constexpr uint8_t kNoPath = 0xFF;  // OpenSM's OSM_NO_PATH
+
+/// One linear forwarding table per switch: out port for every LID.
+struct Lfts {
+  std::vector<std::vector<uint8_t>> port;  // [node][lid]; empty for CAs
+
+  uint8_t at(int node, int lid) const { return port[node][lid]; }
+};
+
+struct Routing {
+  Lfts lfts;
+  std::vector<int> path_bits;     // per node: p(s) for CAs, 0 elsewhere
+  std::vector<uint8_t> dest_sl;   // per LID: SL of packets to it; empty = SL 0 everywhere
+  int lmc_needed = 0;             // LMC for the scheme's full guarantee on this fabric
+  int rerouted = 0;               // entries moved off dead ports (degraded fabrics)
+  std::vector<std::string> notes; // what the scheme decided and why, for logs (callers name the scheme)
+};
+
+struct RoutingInput {
+  const Fabric& fabric;
+  const Detection& detection;
+  const LidMap& lids;
+};
+
+class Scheme {
+ public:
+  virtual ~Scheme() = default;
+  virtual std::string_view name() const = 0;
+  /// Fills every switch's LFT for every LID (switch LIDs included). Fails
+  /// with the reason when the fabric is not one the scheme can route.
+  virtual Result<Routing> route(const RoutingInput& input) const = 0;
+};
+
+/// Scheme by name ("dmodk", "updown", ...); an unknown name fails with the list
+/// of known names.
+Result<std::unique_ptr<Scheme>> make_scheme(std::string_view name);
+std::vector<std::string_view> scheme_names();
+
+}  // namespace ftclos

@@ -1,0 +1,20 @@
+// Factories of the routing schemes, one file each (route/scheme_<name>.cc);
+// route/scheme_registry.cc maps names to them.
+#pragma once
+
+#include <memory>
+
+#include "route/routing.h"
+
+namespace ftclos {
+
+std::unique_ptr<Scheme> make_dmodk_scheme();        // D-mod-k (Zahavi), destination-based
+std::unique_ptr<Scheme> make_multipath_scheme();    // OMRMN-style: offsets spread over shortest paths
+std::unique_ptr<Scheme> make_updown_scheme();       // balanced up/down ECMP, any folded Clos
+std::unique_ptr<Scheme> make_nonblocking_scheme();  // Yuan's nonblocking ftree(n+n^2, r)
+std::unique_ptr<Scheme> make_osrm_scheme();         // OSRM2 / OSRM3 (Yuan et al. §V)
+std::unique_ptr<Scheme> make_mlid_scheme();         // Lin, Chung and Huang's MLID
+std::unique_ptr<Scheme> make_mikant_scheme();       // Li and Chu, Algorithm 1, SL per destination group
+std::unique_ptr<Scheme> make_auto_scheme();         // the best of the above the fabric and LMC allow
+
+}  // namespace ftclos

@@ -43,9 +43,11 @@ std::string_view take_token(std::string_view& s) {
   return token;
 }
 
-// A whole number as strtoul(s, 0) reads these files: "0x..." hex, else decimal.
+// A whole number as strtoul(s, 0) reads these files: "0x..." hex, else
+// decimal. Nothing in them is negative, so a sign is an error, not a wrap.
 template <class T>
 bool parse_number(std::string_view s, T& out) {
+  if (s.starts_with('-')) return false;
   int base = 10;
   if (consume(s, "0x") || consume(s, "0X")) base = 16;
   if (s.empty()) return false;
@@ -334,6 +336,8 @@ class Reader {
                                format_guid(header.guid), where(seen)));
     if (header.last > kMaxUnicastLid || header.first > header.last)
       return error(source, line, fmt::format("LID range [{:#x}-{:#x}] is not unicast", header.first, header.last));
+    if (header.lid > kMaxUnicastLid)
+      return error(source, line, fmt::format("switch LID {:#x} is not unicast (at most {:#x})", header.lid, kMaxUnicastLid));
     return *sw;
   }
 
@@ -392,6 +396,10 @@ class Reader {
       return error(source, number,
                    fmt::format("LID {:#x} is outside the block's range [{:#x}-{:#x}]", entry.lid, header.first,
                                header.last));
+    if (entry.port == kNoPath) {  // OpenSM's "no path": the LID is dropped here
+      if (entry.guid) return claim(entry.lid, *entry.guid, source, number);
+      return Status::Ok();
+    }
     if (!entry.illegal && entry.port > node.num_ports)
       return error(source, number,
                    fmt::format("port {} is above the {} ports of switch \"{}\"", entry.port, node.num_ports, node.name));

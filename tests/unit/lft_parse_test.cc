@@ -506,6 +506,36 @@ TEST(LftParse, Errors) {
             "lfts.dump:4");
 }
 
+TEST(LftParse, NegativeSwitchLidIsAnError) {
+  const Fabric fabric = tiny();
+  EXPECT_EQ(parse_error(fabric, edit(kOpenSmDump, "switch Lid 2 guid", "switch Lid -3 guid")),
+            "lfts.dump:1: expected \"Unicast lids [A-B] of switch ... guid 0x...:\" header, got \"Unicast lids [0-8] "
+            "of switch Lid -3 guid 0xf7c1000000000001 ('L1-0'):\"");
+}
+
+TEST(LftParse, SwitchLidAboveUnicastIsAnError) {
+  const Fabric fabric = tiny();
+  EXPECT_EQ(parse_error(fabric, edit(kOpenSmDump, "switch Lid 2 guid", "switch Lid 65535 guid")),
+            "lfts.dump:1: switch LID 0xffff is not unicast (at most 0xbfff)");
+  EXPECT_EQ(parse_error(fabric, edit(kOpenSmDump, "switch Lid 2 guid", "switch Lid 49152 guid")),
+            "lfts.dump:1: switch LID 0xc000 is not unicast (at most 0xbfff)");
+}
+
+TEST(LftParse, NegativePortIsAnError) {
+  const Fabric fabric = tiny();
+  EXPECT_EQ(parse_error(fabric, edit(kOpenSmDump, "0x0005 004", "0x0005 -5")),
+            "lfts.dump:6: expected \"0xLLLL PPP\" entry, got \"0x0005 -5 # Channel Adapter portguid "
+            "0xf7c1100000000401: 'H-1.1'\"");
+}
+
+TEST(LftParse, Port255IsADroppedLid) {
+  const Fabric fabric = tiny();
+  const LftRead read = parse_ok(fabric, {{"lfts.dump", edit(kOpenSmDump, "0x0005 004", "0x0005 255")}});
+  EXPECT_EQ(read.lfts.at(node(fabric, "L1-0"), 5), kNoPath);
+  EXPECT_EQ(read.lids.owner[5], node(fabric, "H-1.1"));  // still H-1.1's LID, now unreachable from L1-0
+  EXPECT_EQ(read.lfts.at(node(fabric, "L1-1"), 5), 2);
+}
+
 TEST(LftParse, LmcErrors) {
   const Fabric fabric = tiny();
   // H-0.0 loses its second LID: 1 LID against 2 for everyone else.
@@ -540,6 +570,15 @@ TEST(PathBitsParse, Errors) {
   EXPECT_EQ(error("0xf7c1100000000101 2\n", 1), "bits:1: path bits 2 of \"H-0.0\" do not fit LMC 1");
   EXPECT_EQ(error("0xf7c1100000000101 1\n0xf7c1100000000101 0\n"),
             "bits:2: path bits of \"H-0.0\" were already given at line 1");
+}
+
+TEST(PathBitsParse, NegativeBitsAreAnError) {
+  const Fabric fabric = tiny();
+  for (const char* text : {"0xf7c1100000000101 -1\n", "0xf7c1100000000101 -2147483648\n"}) {
+    Result<std::vector<int>> bits = parse_path_bits(fabric, 2, {"bits", text});
+    ASSERT_FALSE(bits.ok()) << text;
+    EXPECT_EQ(bits.status().message(), "bits:1: expected \"0xGUID BITS\" line");
+  }
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include <iterator>
 #include <memory>
 #include <optional>
+#include <unordered_map>
 #include <vector>
 
 namespace ftclos {
@@ -164,6 +165,7 @@ class Parser {
   Status parse_guid(std::string_view keyword, std::string_view line, Location where);
   Status include(std::string_view argument, Location where, int include_depth);
   Status cable(const PortLine& line);
+  Status give_every_node_a_guid();
 
   Fabric fabric_;
   std::vector<Location> node_where_;
@@ -357,7 +359,42 @@ Result<Fabric> Parser::finish() {
   }
   for (const PortLine& line : lines_)
     if (Status status = cable(line); !status.ok()) return status;
+  if (Status status = give_every_node_a_guid(); !status.ok()) return status;
   return std::move(fabric_);
+}
+
+// FNV-1a: a name's GUID must not change between runs, builds or machines.
+uint64_t name_hash(std::string_view name) {
+  uint64_t hash = 0xcbf29ce484222325ULL;
+  for (const char c : name) hash = (hash ^ static_cast<uint8_t>(c)) * 0x100000001b3ULL;
+  return hash;
+}
+
+// GUIDs name the ports in dumps, path-bits files and LID maps, so two nodes
+// may not share one. A node the file gives none (ibsim's own net examples
+// have no GUID lines) gets one derived from its name: the same on every run.
+// Its low byte stays 0 (a CA's port p is GUID + p, as ibsim numbers them),
+// and the top byte 0x02 keeps it away from vendor OUIs.
+Status Parser::give_every_node_a_guid() {
+  std::unordered_map<uint64_t, int> owner;
+  for (int i = 0; i < fabric_.size(); ++i) {
+    const uint64_t guid = fabric_.node(i).guid;
+    if (guid == 0) continue;
+    if (const auto [it, added] = owner.emplace(guid, i); !added)
+      return error_at(node_where_[i], fmt::format("node GUID {} of \"{}\" is also the GUID of \"{}\" at {}; "
+                                                  "expected one GUID per node",
+                                                  format_guid(guid), fabric_.node(i).name,
+                                                  fabric_.node(it->second).name, format_location(node_where_[it->second])));
+  }
+  for (int i = 0; i < fabric_.size(); ++i) {
+    Node& node = fabric_.node(i);
+    if (node.guid != 0) continue;
+    uint64_t guid = 0x0200000000000000ULL | (name_hash(node.name) & 0x00ffffffffffff00ULL);
+    while (!owner.emplace(guid, i).second) guid += 0x100;  // a hash collision: the next free one
+    node.guid = guid;
+    if (node.is_switch()) node.ports[0].guid = guid;
+  }
+  return Status::Ok();
 }
 
 Status Parser::cable(const PortLine& line) {

@@ -6,6 +6,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <regex>
+#include <set>
 
 namespace ftclos {
 namespace {
@@ -88,7 +90,43 @@ TEST(Netfile, ReadsIbsimExample) {
   EXPECT_EQ(PeerOf(*fabric, "Hca1", 2), "none");
   EXPECT_EQ(PeerOf(*fabric, "Switch1", 5), "none");
   EXPECT_EQ(NodeNamed(*fabric, "Switch1").description, "");
-  EXPECT_EQ(NodeNamed(*fabric, "Switch1").guid, 0u);
+}
+
+TEST(Netfile, NetWithoutGuidLinesGetsGuidsFromNames) {
+  Result<Fabric> fabric = parse_netfile(kIbsimExample, "net");
+  ASSERT_TRUE(fabric.ok()) << fabric.status().message();
+  Result<Fabric> again = parse_netfile(kIbsimExample, "net");
+  ASSERT_TRUE(again.ok());
+  std::set<uint64_t> guids;
+  for (int i = 0; i < fabric->size(); ++i) {
+    const Node& node = fabric->node(i);
+    EXPECT_NE(node.guid, 0u) << node.name;
+    EXPECT_EQ(node.guid & 0xff, 0u) << node.name;  // room for CA port numbers
+    EXPECT_EQ(node.guid, again->node(i).guid) << node.name;
+    guids.insert(node.guid);
+  }
+  EXPECT_EQ(guids.size(), 4u);
+  EXPECT_EQ(NodeNamed(*fabric, "Switch1").ports[0].guid, NodeNamed(*fabric, "Switch1").guid);
+  // The GUID follows the name, not the node's place in the file.
+  Result<Fabric> renamed = parse_netfile(std::regex_replace(std::string(kIbsimExample), std::regex("Hca1"), "HcaX"), "net");
+  ASSERT_TRUE(renamed.ok());
+  EXPECT_EQ(NodeNamed(*renamed, "Switch1").guid, NodeNamed(*fabric, "Switch1").guid);
+  EXPECT_NE(NodeNamed(*renamed, "HcaX").guid, NodeNamed(*fabric, "Hca1").guid);
+}
+
+TEST(Netfile, DuplicateGuidsAreAnError) {
+  const Result<Fabric> fabric = parse_netfile(R"(switchguid=0x10
+Switch 2 "a"
+[1] "b"[1]
+
+switchguid=0x10
+Switch 2 "b"
+[1] "a"[1]
+)", "dup.net");
+  ASSERT_FALSE(fabric.ok());
+  EXPECT_EQ(fabric.status().message(),
+            "dup.net:6: node GUID 0x0000000000000010 of \"b\" is also the GUID of \"a\" at dup.net:2; expected one "
+            "GUID per node");
 }
 
 // ibnetdiscover's output for the example above, as ibsim serves it.
@@ -231,12 +269,13 @@ Switch 8 "idle")",
 Fabric MakeSmallFabric() {
   Fabric fabric;
   const int leaf = *fabric.add_node(NodeType::kSwitch, "leaf", 4, 0x10);
-  const int spine = *fabric.add_node(NodeType::kSwitch, "spine", 4);
+  const int spine = *fabric.add_node(NodeType::kSwitch, "spine", 4, 0x40);
   const int idle = *fabric.add_node(NodeType::kSwitch, "idle", 2, 0x30);
   const int ca = *fabric.add_node(NodeType::kCa, "ca", 2, 0x20);
   fabric.node(leaf).description = "leaf 1";
   fabric.node(leaf).ports[0].guid = 0x10;
   fabric.node(leaf).ports[0].lid = 1;
+  fabric.node(spine).ports[0].guid = 0x40;
   fabric.node(spine).ports[0].lid = 2;  // a LID but no description
   fabric.node(spine).ports[0].lmc = 1;
   fabric.node(idle).ports[0].guid = 0x30;

@@ -31,6 +31,20 @@ std::vector<int> nodes_kept(const Fabric& fabric, int hosts_per_leaf) {
   return kept;
 }
 
+// The most hosts any switch carries.
+int most_hosts_on_a_switch(const Fabric& fabric) {
+  int most = 0;
+  for (int s = 0; s < fabric.size(); ++s) {
+    const Node& node = fabric.node(s);
+    if (!node.is_switch()) continue;
+    int hosts = 0;
+    for (int p = 1; p <= node.num_ports; ++p)
+      hosts += node.ports[p].peer.valid() && !fabric.node(node.ports[p].peer.node).is_switch();
+    most = std::max(most, hosts);
+  }
+  return most;
+}
+
 // Switch-to-switch cables, each once, in node and port order.
 std::vector<Cable> switch_cables(const Fabric& fabric) {
   std::vector<Cable> cables;
@@ -52,6 +66,10 @@ Result<std::vector<Cable>> degrade(Fabric& fabric, const Degradation& degradatio
   if (degradation.fail_links < 0 || degradation.fail_links > links)
     return Status::Error(fmt::format("cannot fail {} switch-to-switch cables: the fabric has {}",
                                      degradation.fail_links, links));
+  // Asking for more hosts than a leaf has would silently keep them all.
+  if (const int most = most_hosts_on_a_switch(fabric); degradation.hosts_per_leaf > most)
+    return Status::Error(fmt::format("cannot keep {} hosts per leaf: the leaves of this fabric carry at most {}",
+                                     degradation.hosts_per_leaf, most));
   if (degradation.hosts_per_leaf >= 0) fabric = renumber(fabric, nodes_kept(fabric, degradation.hosts_per_leaf));
 
   // A partial Fisher-Yates: the first fail_links entries become a random sample.

@@ -54,7 +54,7 @@ struct Cable {
 /// change), then removes `fail_links` distinct random switch-to-switch cables
 /// (seeded). Returns the removed cables, indexed in the degraded fabric. Fails,
 /// leaving the fabric as it was, when fail_links is negative or more than the
-/// switch-to-switch cables.
+/// switch-to-switch cables, or hosts_per_leaf is more than any leaf carries.
 struct Degradation {
   int fail_links = 0;
   int hosts_per_leaf = -1;

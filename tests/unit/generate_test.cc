@@ -324,6 +324,16 @@ TEST(Degrade, KeepsFirstHostsOfEveryLeaf) {
   EXPECT_FALSE(fabric.find("H-0.2").has_value());
 }
 
+TEST(Degrade, HostsPerLeaf5OnFt82IsAnError) {
+  Fabric fabric = must(generate_ftree(8, 2));  // 4 hosts per leaf
+  const Result<std::vector<Cable>> removed = degrade(fabric, {.hosts_per_leaf = 5});
+  ASSERT_FALSE(removed.ok());
+  EXPECT_EQ(removed.status().message(), "cannot keep 5 hosts per leaf: the leaves of this fabric carry at most 4");
+  EXPECT_EQ(fabric.count(NodeType::kCa), 32);
+  EXPECT_TRUE(degrade(fabric, {.hosts_per_leaf = 4}).ok());
+  EXPECT_EQ(fabric.count(NodeType::kCa), 32);
+}
+
 TEST(Degrade, RefusesMoreFailuresThanCables) {
   Fabric fabric = must(generate_clos2(2, 2, 2));  // 4 switch cables
   EXPECT_FALSE(degrade(fabric, {.fail_links = 5}).ok());

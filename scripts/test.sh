@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # All tests: unit tests (GoogleTest) and end-to-end tests against real ibsim
-# and infiniband-diags, then the unit tests again under ASan+UBSan.
+# and infiniband-diags, then the unit tests again under ASan+UBSan, then the
+# fuzz targets for 30 s each.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -17,8 +18,11 @@ UBSAN_OPTIONS=halt_on_error=1 build-sanitize/unit_tests --gtest_brief=1 >build-s
   status=1
 }
 
-# One closing line for people and CI: gtest cases plus e2e scripts.
-python3 - "$root/build/meson-logs/testlog.json" "$root/build-sanitize/unit.log" <<'PY'
+# The parsers of untrusted files under libFuzzer, 30 s each.
+tests/fuzz/run.sh 30 || status=1
+
+# One closing line for people and CI: gtest cases, e2e scripts, fuzz targets.
+python3 - "$root/build/meson-logs/testlog.json" "$root/build-sanitize/unit.log" "$root/build-fuzz/summary.txt" <<'PY'
 import json, re, sys
 passed = failed = 0
 for line in open(sys.argv[1]):
@@ -35,6 +39,9 @@ san = open(sys.argv[2]).read()
 m = re.search(r"\[  PASSED  \] (\d+) test", san)
 passed += int(m.group(1)) if m else 0
 failed += len(re.findall(r"^\[  FAILED  \] \S+\.\S+ \(", san, re.M)) + (0 if m else 1)
+fuzz = open(sys.argv[3]).read()
+passed += len(re.findall(r"^fuzz \S+: .* ok$", fuzz, re.M))
+failed += len(re.findall(r"^fuzz \S+: .* CRASH$", fuzz, re.M)) + (0 if fuzz.strip() else 1)
 print(f"tests: {passed} passed, {failed} failed")
 PY
 exit $status

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (clang, ASan + UBSan) into build-fuzz/, seeds
+# each from the ibsim-topos fabrics and from ftclos's own dumps and path-bits
+# files of them, runs each for SECONDS (default 60), and reports executions
+# and crashes, also in build-fuzz/summary.txt. Exit 1 when a target crashed;
+# the crashing input is kept in build-fuzz/crashes/<target>/.
+# Usage: tests/fuzz/run.sh [SECONDS]
+set -euo pipefail
+seconds=${1:-60}
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root"
+build=build-fuzz
+if [ ! -d $build ]; then
+  CC=clang CXX=clang++ meson setup $build -Dfuzz=true -Dtests=false -Db_sanitize=address,undefined -Db_lundef=false \
+    -Dbuildtype=debugoptimized >/dev/null
+fi
+targets=(netfile lft path_bits)
+ninja -C $build "${targets[@]/%/_fuzz}" >/dev/null
+
+# Seeds: real inputs of each kind, made by the regular build's ftclos.
+[ -x build/ftclos ] || ninja -C build ftclos >/dev/null
+corpus=$build/corpus
+rm -rf "$corpus" && mkdir -p "$corpus"/{netfile,lft,path_bits} $build/crashes
+cp ibsim-topos/*.net "$corpus/netfile/"
+build/ftclos gen ftree --ports 4 --levels 2 -o $build/ft-4-2.net 2>/dev/null
+for lmc in 0 1 2; do
+  dump="$corpus/lft/mlid-lmc$lmc.dump"
+  build/ftclos route $build/ft-4-2.net --scheme mlid --lmc $lmc -o "$dump" --pathbits $build/bits 2>/dev/null
+  # The same tables with their guid2lid file after a NUL byte (lft_fuzz.cc's input).
+  { cat "$dump"; printf '\0'; python3 -c '
+import re, sys
+runs = {}
+for lid, guid in re.findall(r"^(0x[0-9a-f]+) \d+ # .*portguid (0x[0-9a-f]+)", open(sys.argv[1]).read(), re.M):
+    low, high = runs.get(guid, (int(lid, 16), 0))
+    runs[guid] = (min(low, int(lid, 16)), max(high, int(lid, 16)))
+for guid, (low, high) in runs.items(): print(f"{guid} {low:#x} {high:#x}")' "$dump"
+  } >"$corpus/lft/mlid-lmc$lmc-guid2lid"
+  { printf "\\x$(printf %02x $lmc)"; cat $build/bits; } >"$corpus/path_bits/lmc$lmc"
+done
+
+status=0
+: >$build/summary.txt
+for target in "${targets[@]}"; do
+  mkdir -p $build/crashes/$target
+  log=$build/$target.log
+  if $build/${target}_fuzz "$corpus/$target" -dict=tests/fuzz/$target.dict -max_total_time="$seconds" -max_len=65536 -timeout=10 \
+      -artifact_prefix=$build/crashes/$target/ -print_final_stats=1 >"$log" 2>&1; then
+    result=ok
+  else
+    result=CRASH
+    status=1
+    grep -m5 -E "ERROR|SUMMARY|runtime error|Test unit written" "$log" || true
+  fi
+  runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
+  echo "fuzz $target: ${runs:-0} executions in ${seconds} s, $result" | tee -a $build/summary.txt
+done
+exit $status

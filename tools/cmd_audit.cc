@@ -64,7 +64,8 @@ bool sound(const SetAudit& audit) {
 bool full_fat_tree(const Detection& detection) {
   if (detection.degraded()) return false;
   return std::ranges::any_of(detection.families, [](const FamilyMatch& family) {
-    return family.name == "ftree" || family.name == "kary" || family.name == "clos2" || family.name == "pgft";
+    return family.family == Family::kFtree || family.family == Family::kKary || family.family == Family::kClos2 ||
+           family.family == Family::kPgft;
   });
 }
 

@@ -17,9 +17,22 @@ int FamilyMatch::param(const std::string& key) const {
   return 0;
 }
 
-const FamilyMatch* Detection::find(const std::string& name) const {
-  for (const FamilyMatch& family : families)
-    if (family.name == name) return &family;
+std::string_view family_name(Family family) {
+  switch (family) {
+    case Family::kFtree: return "ftree";
+    case Family::kKary: return "kary";
+    case Family::kClos2: return "clos2";
+    case Family::kPgft: return "pgft";
+    case Family::kMikant: return "mikant";
+    case Family::kRfc: return "rfc";
+    case Family::kFoldedClos: return "folded-clos";
+  }
+  return "?";
+}
+
+const FamilyMatch* Detection::find(Family family) const {
+  for (const FamilyMatch& match : families)
+    if (match.family == family) return &match;
   return nullptr;
 }
 
@@ -59,21 +72,21 @@ void add_tree_families(const Fabric& fabric, const Levels& levels, const XgftFit
   // FT(m, n): m/2 hosts and children per non-top switch, m pods under the top.
   if (single && h >= 2 && top % 2 == 0 && s.m[0] <= top / 2 && all_equal(s.m, 1, h - 1, top / 2) &&
       all_equal(s.w, 1, h, top / 2)) {
-    out.families.push_back({"ftree", {{"m", {top}}, {"n", {h}}},
+    out.families.push_back({Family::kFtree, {{"m", {top}}, {"n", {h}}},
                             joined(fit.deviations, host_deviations(fabric, levels, top / 2)),
                             ftree_coords(fabric, levels, fit.labels)});
   }
   if (single && h >= 2 && s.m[0] <= top && all_equal(s.m, 1, h, top) && all_equal(s.w, 1, h, top)) {
-    out.families.push_back({"kary", {{"k", {top}}, {"n", {h}}},
+    out.families.push_back({Family::kKary, {{"k", {top}}, {"n", {h}}},
                             joined(fit.deviations, host_deviations(fabric, levels, top)),
                             kary_coords(fabric, levels, fit.labels)});
   }
   const std::vector<Deviation> with_hosts = joined(fit.deviations, host_deviations(fabric, levels, s.m[0]));
   if (single && h == 2) {
-    out.families.push_back({"clos2", {{"n", {s.m[0]}}, {"m", {s.w[1]}}, {"r", {s.m[1]}}}, with_hosts,
+    out.families.push_back({Family::kClos2, {{"n", {s.m[0]}}, {"m", {s.w[1]}}, {"r", {s.m[1]}}}, with_hosts,
                             clos2_coords(fabric, levels, fit.labels)});
   }
-  out.families.push_back({"pgft",
+  out.families.push_back({Family::kPgft,
                           {{"h", {h}}, {"m", s.m, true}, {"w", s.w, true}, {"p", s.p, true}},
                           with_hosts,
                           pgft_coords(fabric, levels, fit.labels)});
@@ -97,7 +110,7 @@ Detection detect(const Fabric& fabric) {
     Result<MikantFit> mirrored = fit_mikant(fabric, levels);
     if (mirrored.ok()) {
       const MikantLabels& labels = mirrored->labels;
-      out.families.push_back({"mikant", {{"k", {labels.k}}, {"n", {labels.n}}},
+      out.families.push_back({Family::kMikant, {{"k", {labels.k}}, {"n", {labels.n}}},
                               joined(mirrored->deviations, host_deviations(fabric, levels, labels.k)),
                               mikant_coords(fabric, labels)});
       out.mikant = labels;
@@ -109,10 +122,10 @@ Detection detect(const Fabric& fabric) {
   }
   const std::vector<std::string> plain = level_coords(fabric, levels);
   if (std::optional<RfcFit> rfc = fit_rfc(fabric, levels)) {
-    out.families.push_back({"rfc", {{"radix", {rfc->radix}}, {"leaves", {rfc->leaves}}, {"levels", {rfc->levels}}},
+    out.families.push_back({Family::kRfc, {{"radix", {rfc->radix}}, {"leaves", {rfc->leaves}}, {"levels", {rfc->levels}}},
                             joined(rfc->deviations, host_deviations(fabric, levels, rfc->radix / 2)), plain});
   }
-  out.families.push_back({"folded-clos", {{"levels", {levels.height}}}, {}, plain});
+  out.families.push_back({Family::kFoldedClos, {{"levels", {levels.height}}}, {}, plain});
   return out;
 }
 

@@ -2,8 +2,10 @@
 // a label per node in each family's own numbering, and what deviates.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/fabric.h"
@@ -20,13 +22,20 @@ struct FamilyParam {
   bool is_list = false;  // pgft's m/w/p are lists, the others numbers
 };
 
+/// The families recognition knows, most specific first.
+enum class Family : uint8_t { kFtree, kKary, kClos2, kPgft, kMikant, kRfc, kFoldedClos };
+
+/// "ftree", "kary", "clos2", "pgft", "mikant", "rfc", "folded-clos".
+std::string_view family_name(Family family);
+
 struct FamilyMatch {
-  std::string name;  // ftree, kary, clos2, pgft, mikant, rfc, folded-clos
+  Family family;
   std::vector<FamilyParam> params;
   std::vector<Deviation> deviations;
   std::vector<std::string> coords;  // per node; empty where the family has none
 
   int param(const std::string& key) const;
+  std::string_view name() const { return family_name(family); }
 };
 
 struct Detection {
@@ -37,7 +46,7 @@ struct Detection {
   std::optional<XgftLabels> xgft;     // the labels schemes route by, when a PGFT fits
   std::optional<MikantLabels> mikant;
 
-  const FamilyMatch* find(const std::string& name) const;
+  const FamilyMatch* find(Family family) const;
   /// The deviations of the most specific family; empty when unknown.
   const std::vector<Deviation>& deviations() const;
   bool degraded() const { return !deviations().empty(); }

@@ -14,7 +14,7 @@ std::string params_text(const FamilyMatch& family) {
 std::string family_summary(const Detection& detection) {
   if (detection.families.empty()) return fmt::format("unknown ({})", detection.unknown_reason);
   const FamilyMatch& family = detection.families.front();
-  return fmt::format("{} {}{}", family.name, params_text(family), detection.degraded() ? " (degraded)" : "");
+  return fmt::format("{} {}{}", family.name(), params_text(family), detection.degraded() ? " (degraded)" : "");
 }
 
 std::string detection_summary(const Fabric& fabric, const Detection& detection) {
@@ -23,7 +23,7 @@ std::string detection_summary(const Fabric& fabric, const Detection& detection) 
                                 detection.levels.height);
   if (detection.families.empty()) out += "family: unknown: " + detection.unknown_reason + "\n";
   for (const FamilyMatch& family : detection.families)
-    out += fmt::format("family: {} {}{}\n", family.name, params_text(family),
+    out += fmt::format("family: {} {}{}\n", family.name(), params_text(family),
                        family.deviations.empty() ? "" : fmt::format(" (degraded: {} deviations)", family.deviations.size()));
   out += fmt::format("up/down routable: {}\n", detection.updown_routable ? "yes" : "no");
   for (const Deviation& d : detection.deviations()) out += "  " + describe(fabric, d) + "\n";

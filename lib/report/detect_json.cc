@@ -26,7 +26,7 @@ nlohmann::json nodes_json(const Fabric& fabric, const Detection& detection, bool
     if (node.is_switch() != switches) continue;
     nlohmann::json coords = nlohmann::json::object();
     for (const FamilyMatch& family : detection.families)
-      if (!family.coords[x].empty()) coords[family.name] = family.coords[x];
+      if (!family.coords[x].empty()) coords[std::string(family.name())] = family.coords[x];
     list.push_back({{"name", node.display_name()}, {"guid", format_guid(node.guid)},
                     {"level", detection.levels.of[x]}, {"coords", coords}});
   }
@@ -38,7 +38,7 @@ nlohmann::json nodes_json(const Fabric& fabric, const Detection& detection, bool
 nlohmann::json detection_json(const Fabric& fabric, const Detection& detection) {
   nlohmann::json families = nlohmann::json::array();
   for (const FamilyMatch& family : detection.families)
-    families.push_back({{"name", family.name}, {"params", params_json(family)},
+    families.push_back({{"name", family.name()}, {"params", params_json(family)},
                         {"deviation_count", family.deviations.size()}});
   if (detection.families.empty())
     families.push_back({{"name", "unknown"}, {"params", {{"reason", detection.unknown_reason}}}});

@@ -32,7 +32,7 @@ std::string html_escape(std::string_view text) {
 AuditReportData fabric_report_data(const Fabric& fabric, const Detection& detection) {
   AuditReportData data;
   data.detailed = false;
-  for (const FamilyMatch& family : detection.families) data.families.push_back({family.name, params_text(family)});
+  for (const FamilyMatch& family : detection.families) data.families.push_back({std::string(family.name()), params_text(family)});
   data.unknown_reason = detection.unknown_reason;
   data.hosts = fabric.count(NodeType::kCa);
   data.switches = fabric.count(NodeType::kSwitch);

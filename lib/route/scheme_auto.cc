@@ -16,7 +16,7 @@ struct Candidate {
 
 // Below n^2 top switches the scheme still routes, but Theorem 2 says it cannot be nonblocking.
 bool has_n_squared_tops(const Detection& detection) {
-  const FamilyMatch* clos2 = detection.find("clos2");
+  const FamilyMatch* clos2 = detection.find(Family::kClos2);
   return clos2 && clos2->param("m") >= clos2->param("n") * clos2->param("n");
 }
 

@@ -118,7 +118,7 @@ class OsrmScheme : public Scheme {
   Result<Routing> route(const RoutingInput& in) const override {
     if (Status s = require_single_cable_tree(in, "osrm"); !s.ok()) return s;
     const XgftShape& s = in.detection.xgft->shape;
-    const FamilyMatch* ftree = in.detection.find("ftree");
+    const FamilyMatch* ftree = in.detection.find(Family::kFtree);
     const bool ft3 = s.h == 3 && ftree && ftree->param("n") == 3;
     if (s.h != 2 && !ft3)
       return Status::Error("OSRM2 routes 2-level Clos networks and OSRM3 FT(m,3); this fabric is neither");

@@ -293,7 +293,7 @@ std::vector<int> pattern_hosts(const Fabric& fabric) {
 }
 
 OptuBasis optu_basis(const Detection& detection) {
-  const bool fat_tree = detection.find("ftree") || detection.find("kary");
+  const bool fat_tree = detection.find(Family::kFtree) || detection.find(Family::kKary);
   return fat_tree && !detection.degraded() ? OptuBasis::kBaseload : OptuBasis::kLowerBound;
 }
 

@@ -12,7 +12,7 @@ namespace ftclos {
 namespace {
 
 struct Expected {
-  std::string family;
+  Family family;
   std::vector<std::pair<std::string, int>> params;
 };
 
@@ -23,8 +23,8 @@ Fabric must(Result<Fabric> fabric) {
 
 void expect_family(const Detection& detection, const Expected& expected) {
   const FamilyMatch* family = detection.find(expected.family);
-  ASSERT_NE(family, nullptr) << "no " << expected.family << "; reason: " << detection.unknown_reason;
-  for (const auto& [key, value] : expected.params) EXPECT_EQ(family->param(key), value) << expected.family << " " << key;
+  ASSERT_NE(family, nullptr) << "no " << family_name(expected.family) << "; reason: " << detection.unknown_reason;
+  for (const auto& [key, value] : expected.params) EXPECT_EQ(family->param(key), value) << family_name(expected.family) << " " << key;
 }
 
 // Every cable between labeled nodes joins labels that differ only at the
@@ -53,7 +53,7 @@ TEST_P(TreeFamilies, RecognizedWithGeneratingParameters) {
   const Fabric fabric = make();
   const Detection detection = detect(fabric);
   expect_family(detection, expected);
-  EXPECT_EQ(detection.families.front().name, expected.family);
+  EXPECT_EQ(detection.families.front().family, expected.family);
   EXPECT_FALSE(detection.degraded()) << describe(fabric, detection.deviations().front());
   EXPECT_TRUE(detection.updown_routable);
   expect_labels_follow_cables(fabric, detection);
@@ -62,33 +62,33 @@ TEST_P(TreeFamilies, RecognizedWithGeneratingParameters) {
 INSTANTIATE_TEST_SUITE_P(
     Detect, TreeFamilies,
     ::testing::Values(
-        std::make_tuple("ft8_2", +[] { return must(generate_ftree(8, 2)); }, Expected{"ftree", {{"m", 8}, {"n", 2}}}),
-        std::make_tuple("ft8_3", +[] { return must(generate_ftree(8, 3)); }, Expected{"ftree", {{"m", 8}, {"n", 3}}}),
+        std::make_tuple("ft8_2", +[] { return must(generate_ftree(8, 2)); }, Expected{Family::kFtree, {{"m", 8}, {"n", 2}}}),
+        std::make_tuple("ft8_3", +[] { return must(generate_ftree(8, 3)); }, Expected{Family::kFtree, {{"m", 8}, {"n", 3}}}),
         std::make_tuple("ft16_3", +[] { return must(generate_ftree(16, 3)); },
-                        Expected{"ftree", {{"m", 16}, {"n", 3}}}),
-        std::make_tuple("ft4_4", +[] { return must(generate_ftree(4, 4)); }, Expected{"ftree", {{"m", 4}, {"n", 4}}}),
-        std::make_tuple("kary4_3", +[] { return must(generate_kary(4, 3)); }, Expected{"kary", {{"k", 4}, {"n", 3}}}),
-        std::make_tuple("kary3_4", +[] { return must(generate_kary(3, 4)); }, Expected{"kary", {{"k", 3}, {"n", 4}}}),
+                        Expected{Family::kFtree, {{"m", 16}, {"n", 3}}}),
+        std::make_tuple("ft4_4", +[] { return must(generate_ftree(4, 4)); }, Expected{Family::kFtree, {{"m", 4}, {"n", 4}}}),
+        std::make_tuple("kary4_3", +[] { return must(generate_kary(4, 3)); }, Expected{Family::kKary, {{"k", 4}, {"n", 3}}}),
+        std::make_tuple("kary3_4", +[] { return must(generate_kary(3, 4)); }, Expected{Family::kKary, {{"k", 3}, {"n", 4}}}),
         std::make_tuple("kary10_3", +[] { return must(generate_kary(10, 3)); },
-                        Expected{"kary", {{"k", 10}, {"n", 3}}}),
+                        Expected{Family::kKary, {{"k", 10}, {"n", 3}}}),
         std::make_tuple("clos2_2_4_6", +[] { return must(generate_clos2(2, 4, 6)); },
-                        Expected{"clos2", {{"n", 2}, {"m", 4}, {"r", 6}}}),
+                        Expected{Family::kClos2, {{"n", 2}, {"m", 4}, {"r", 6}}}),
         std::make_tuple("clos2_3_9_10", +[] { return must(generate_clos2(3, 9, 10)); },
-                        Expected{"clos2", {{"n", 3}, {"m", 9}, {"r", 10}}}),
+                        Expected{Family::kClos2, {{"n", 3}, {"m", 9}, {"r", 10}}}),
         std::make_tuple("clos2_32_32_40", +[] { return must(generate_clos2(32, 32, 40)); },
-                        Expected{"clos2", {{"n", 32}, {"m", 32}, {"r", 40}}}),
+                        Expected{Family::kClos2, {{"n", 32}, {"m", 32}, {"r", 40}}}),
         std::make_tuple("pgft_3", +[] { return must(generate_pgft({{2, 3, 4}, {1, 2, 3}, {1, 1, 1}})); },
-                        Expected{"pgft", {{"h", 3}}}),
+                        Expected{Family::kPgft, {{"h", 3}}}),
         std::make_tuple("pgft_parallel", +[] { return must(generate_pgft({{4, 4}, {1, 2}, {1, 2}})); },
-                        Expected{"pgft", {{"h", 2}}}),
+                        Expected{Family::kPgft, {{"h", 2}}}),
         std::make_tuple("pgft_1200", +[] { return must(generate_pgft({{12, 10, 10}, {1, 6, 5}, {1, 1, 1}})); },
-                        Expected{"pgft", {{"h", 3}}})),
+                        Expected{Family::kPgft, {{"h", 3}}})),
     [](const auto& info) { return std::get<0>(info.param); });
 
 TEST(Detect, FatTreeIsAlsoClos2AndPgft) {
   const Detection detection = detect(must(generate_ftree(8, 2)));
-  expect_family(detection, {"clos2", {{"n", 4}, {"m", 4}, {"r", 8}}});
-  const FamilyMatch* pgft = detection.find("pgft");
+  expect_family(detection, {Family::kClos2, {{"n", 4}, {"m", 4}, {"r", 8}}});
+  const FamilyMatch* pgft = detection.find(Family::kPgft);
   ASSERT_NE(pgft, nullptr);
   EXPECT_EQ(pgft->params[1].values, (std::vector<int>{4, 8}));
   EXPECT_EQ(pgft->params[2].values, (std::vector<int>{1, 4}));
@@ -96,7 +96,7 @@ TEST(Detect, FatTreeIsAlsoClos2AndPgft) {
 
 TEST(Detect, PgftListsItsParameters) {
   const Detection detection = detect(must(generate_pgft({{2, 3, 4}, {1, 2, 3}, {1, 1, 2}})));
-  const FamilyMatch* pgft = detection.find("pgft");
+  const FamilyMatch* pgft = detection.find(Family::kPgft);
   ASSERT_NE(pgft, nullptr);
   EXPECT_EQ(pgft->params[1].values, (std::vector<int>{2, 3, 4}));
   EXPECT_EQ(pgft->params[2].values, (std::vector<int>{1, 2, 3}));
@@ -106,7 +106,7 @@ TEST(Detect, PgftListsItsParameters) {
 TEST(Detect, FtreeCoordinatesFollowYuansNumbering) {
   const Fabric fabric = must(generate_ftree(8, 3));
   const Detection detection = detect(fabric);
-  const FamilyMatch* ftree = detection.find("ftree");
+  const FamilyMatch* ftree = detection.find(Family::kFtree);
   ASSERT_NE(ftree, nullptr);
   // Host (p0,p1,p2) hangs off switch ((p0,p1),2) (Yuan et al. §V-B).
   for (int x = 0; x < fabric.size(); ++x) {
@@ -122,7 +122,7 @@ TEST(Detect, MikantRecognizedWithLabels) {
   for (auto [k, n] : {std::pair{3, 3}, {4, 3}, {3, 4}, {8, 3}}) {
     const Fabric fabric = must(generate_mikant(k, n));
     const Detection detection = detect(fabric);
-    const FamilyMatch* family = detection.find("mikant");
+    const FamilyMatch* family = detection.find(Family::kMikant);
     ASSERT_NE(family, nullptr) << detection.unknown_reason;
     EXPECT_EQ(family->param("k"), k);
     EXPECT_EQ(family->param("n"), n);
@@ -137,12 +137,12 @@ TEST(Detect, RandomFoldedClos) {
   for (auto [radix, leaves, levels] : {std::tuple{8, 16, 3}, {12, 24, 3}, {24, 96, 3}, {8, 32, 4}}) {
     const Fabric fabric = must(generate_rfc(radix, leaves, levels, 5));
     const Detection detection = detect(fabric);
-    const FamilyMatch* family = detection.find("rfc");
+    const FamilyMatch* family = detection.find(Family::kRfc);
     ASSERT_NE(family, nullptr) << detection.unknown_reason;
     EXPECT_EQ(family->param("radix"), radix);
     EXPECT_EQ(family->param("leaves"), leaves);
     EXPECT_EQ(family->param("levels"), levels);
-    EXPECT_EQ(detection.find("pgft"), nullptr);
+    EXPECT_EQ(detection.find(Family::kPgft), nullptr);
     EXPECT_FALSE(detection.degraded());
   }
 }
@@ -197,7 +197,7 @@ TEST(Detect, DegradedRandomFoldedClosNamesTheLostCable) {
     Result<std::vector<Cable>> removed = degrade(fabric, {1, -1, seed});
     ASSERT_TRUE(removed.ok());
     const Detection detection = detect(fabric);
-    ASSERT_EQ(detection.families.front().name, "rfc");
+    ASSERT_EQ(detection.families.front().family, Family::kRfc);
     ASSERT_EQ(detection.deviations().size(), 1u);
     const Deviation& d = detection.deviations().front();
     const Cable& c = removed->front();
@@ -209,15 +209,15 @@ TEST(Detect, FewerHostsIsDegradedFtree) {
   Fabric fabric = must(generate_ftree(8, 2));
   ASSERT_TRUE(degrade(fabric, {0, 2, 1}).ok());
   const Detection detection = detect(fabric);
-  expect_family(detection, {"ftree", {{"m", 8}, {"n", 2}}});
-  EXPECT_EQ(detection.families.front().name, "ftree");
+  expect_family(detection, {Family::kFtree, {{"m", 8}, {"n", 2}}});
+  EXPECT_EQ(detection.families.front().family, Family::kFtree);
   EXPECT_EQ(detection.deviations().size(), 8u * 2);  // two hosts missing on each of 8 leaves
 }
 
 std::string family_signature(const Fabric& fabric, const Detection& detection) {
   std::string out;
   for (const FamilyMatch& f : detection.families) {
-    out += f.name;
+    out += f.name();
     for (const FamilyParam& p : f.params)
       for (int v : p.values) out += " " + std::to_string(v);
     std::multiset<std::string> deviations;

@@ -73,7 +73,7 @@ TEST(Osrm, Osrm3CrossesTopSwitchS2D2) {
   const Routed routed = osrm(generated(generate_ftree(8, 3)), 2);
   ASSERT_TRUE(routed.status.ok()) << routed.status.message();
   const Fabric& fabric = routed.fabric;
-  const std::vector<std::string>& coords = routed.detection.find("ftree")->coords;
+  const std::vector<std::string>& coords = routed.detection.find(Family::kFtree)->coords;
   const std::vector<std::vector<int>>& label = routed.detection.xgft->digits;
   for (int s = 0; s < fabric.size(); ++s) {
     if (fabric.node(s).is_switch()) continue;

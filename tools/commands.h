@@ -14,6 +14,7 @@ struct Command {
 void add_gen(CLI::App& app);
 void add_detect(CLI::App& app);
 void add_route(CLI::App& app);
+void add_schemes(CLI::App& app);
 void add_pathbits(CLI::App& app);
 void add_audit(CLI::App& app);
 void add_patterns(CLI::App& app);
@@ -25,6 +26,7 @@ inline constexpr Command kCommands[] = {
     {"gen", add_gen},
     {"detect", add_detect},
     {"route", add_route},
+    {"schemes", add_schemes},
     {"pathbits", add_pathbits},
     {"audit", add_audit},
     {"patterns", add_patterns},

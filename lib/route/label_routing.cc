@@ -109,10 +109,15 @@ void route_switch_lids_by_labels(const RoutingInput& in, const std::vector<SlotP
 
 }  // namespace
 
+long full_classes(const std::vector<int>& values) {
+  long full = 1;
+  for (size_t l = 1; l < values.size(); ++l) full *= values[l];
+  return full;
+}
+
 DigitClasses::DigitClasses(const std::vector<int>& values, int lids_per_ca)
-    : radix(values.size(), 1), place(values.size(), 1) {
+    : full(full_classes(values)), radix(values.size(), 1), place(values.size(), 1) {
   for (size_t l = 1; l < values.size(); ++l) {
-    full *= values[l];
     radix[l] = std::max(1, std::min(values[l], lids_per_ca / classes));
     place[l] = classes;
     classes *= radix[l];
@@ -125,9 +130,9 @@ int DigitClasses::class_of(const std::vector<int>& source) const {
   return c;
 }
 
-Status require_single_cable_tree(const RoutingInput& input, std::string_view scheme) {
-  if (!input.detection.xgft) return Status::Error(fmt::format("{}: the fabric is no fat-tree (no PGFT labels)", scheme));
-  const XgftShape& s = input.detection.xgft->shape;
+Status require_single_cable_tree(const Detection& detection, std::string_view scheme) {
+  if (!detection.xgft) return Status::Error(fmt::format("{}: the fabric is no fat-tree (no PGFT labels)", scheme));
+  const XgftShape& s = detection.xgft->shape;
   if (s.w[0] != 1 || std::any_of(s.p.begin(), s.p.end(), [](int p) { return p != 1; }))
     return Status::Error(fmt::format("{}: needs single cables and one leaf per host", scheme));
   return Status::Ok();

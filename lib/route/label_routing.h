@@ -46,9 +46,13 @@ struct DigitClasses {
   int digit(int c, int level) const { return c / place[level] % radix[level]; }
 };
 
+/// The classes a rule with these digit values wants (DigitClasses::full), for
+/// the LMC a scheme needs before it routes.
+long full_classes(const std::vector<int>& values);
+
 /// Fails unless the fabric has PGFT labels, single cables and one port per
 /// host: what the source-digit schemes (nonblocking, osrm, mlid) need.
-Status require_single_cable_tree(const RoutingInput& input, std::string_view scheme);
+Status require_single_cable_tree(const Detection& detection, std::string_view scheme);
 
 /// Smallest b with 2^b >= n: the LMC that gives n LIDs per CA.
 int ceil_log2(long n);

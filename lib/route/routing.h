@@ -45,13 +45,20 @@ class Scheme {
  public:
   virtual ~Scheme() = default;
   virtual std::string_view name() const = 0;
+  /// Whether the scheme routes this fabric, from the detection alone (before
+  /// routing): OK, or why not. route() fails with the same reason.
+  virtual Status applies(const Detection& detection) const = 0;
+  /// The LMC the scheme's full guarantee needs on this fabric, where it
+  /// applies; known before routing, and what route() reports.
+  virtual int lmc_needed(const Detection& /*detection*/) const { return 0; }
   /// Fills every switch's LFT for every LID (switch LIDs included). Fails
   /// with the reason when the fabric is not one the scheme can route.
   virtual Result<Routing> route(const RoutingInput& input) const = 0;
 };
 
-/// Scheme by name ("dmodk", "updown", ...); an unknown name fails with the list
-/// of known names.
+/// Scheme by name ("dmodk", "updown", ...) from the scheme table
+/// (route/scheme_registry.h); an unknown name fails with the closest known
+/// name and the list of all.
 Result<std::unique_ptr<Scheme>> make_scheme(std::string_view name);
 std::vector<std::string_view> scheme_names();
 

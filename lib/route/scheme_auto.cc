@@ -1,56 +1,51 @@
-// "auto": the best scheme the fabric and the configured LMC allow, tried in
-// order of the guarantee each gives; the first that routes within the LMC
-// wins, and the notes say why.
+// "auto": the best scheme the fabric and the configured LMC allow. It tries
+// the scheme table's entries in order of auto_preference and takes the first
+// that applies, fits the LMC and routes: both checks come from the detection
+// alone, so only the chosen scheme routes (and, when its routing fails, the
+// next). The notes say what it chose and why it passed over the others.
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <vector>
+
+#include "route/scheme_registry.h"
 #include "route/schemes.h"
 
 namespace ftclos {
 namespace {
 
-struct Candidate {
-  std::unique_ptr<Scheme> (*make)();
-  const char* why;  // what the scheme guarantees, for the note
-  bool (*applies)(const Detection&) = nullptr;  // beyond routing successfully
-};
-
-// Below n^2 top switches the scheme still routes, but Theorem 2 says it cannot be nonblocking.
-bool has_n_squared_tops(const Detection& detection) {
-  const FamilyMatch* clos2 = detection.find(Family::kClos2);
-  return clos2 && clos2->param("m") >= clos2->param("n") * clos2->param("n");
+std::vector<const SchemeEntry*> candidates_in_order() {
+  std::vector<const SchemeEntry*> candidates;
+  for (const SchemeEntry& entry : scheme_table())
+    if (entry.auto_preference > 0) candidates.push_back(&entry);
+  std::ranges::sort(candidates, {}, &SchemeEntry::auto_preference);
+  return candidates;
 }
-
-// Nonblocking (contention-free for every permutation) beats the optimal
-// oblivious ratio of OSRM, which beats destination-based D-mod-k; MiKANT and
-// generic folded Clos fabrics have one scheme each.
-const Candidate kOrder[] = {
-    {make_mikant_scheme, "MiKANT's own per-hop routing"},
-    {make_nonblocking_scheme, "nonblocking for every permutation (Yuan, Theorem 3)", has_n_squared_tops},
-    {make_osrm_scheme, "optimal oblivious single-path ratio (Yuan et al., OSRM2/OSRM3)"},
-    {make_dmodk_scheme, "D-mod-k: link-disjoint downward paths per destination"},
-    {make_updown_scheme, "balanced up/down ECMP, deadlock-free on any folded Clos"},
-};
 
 class AutoScheme : public Scheme {
  public:
   std::string_view name() const override { return "auto"; }
+  Status applies(const Detection&) const override { return Status::Ok(); }
 
   Result<Routing> route(const RoutingInput& input) const override {
     std::vector<std::string> passed_over;
-    for (const Candidate& candidate : kOrder) {
-      const std::unique_ptr<Scheme> scheme = candidate.make();
-      if (candidate.applies && !candidate.applies(input.detection)) continue;
+    for (const SchemeEntry* candidate : candidates_in_order()) {
+      if (candidate->auto_skips && candidate->auto_skips(input.detection)) continue;
+      const std::unique_ptr<Scheme> scheme = candidate->make();
+      if (Status applies = scheme->applies(input.detection); !applies.ok()) {
+        passed_over.push_back(fmt::format("{}: {}", scheme->name(), applies.message()));
+        continue;
+      }
+      if (const int needed = scheme->lmc_needed(input.detection); needed > input.lids.lmc) {
+        passed_over.push_back(fmt::format("{}: needs LMC {}, LMC is {}", scheme->name(), needed, input.lids.lmc));
+        continue;
+      }
       Result<Routing> routing = scheme->route(input);
       if (!routing.ok()) {
         passed_over.push_back(fmt::format("{}: {}", scheme->name(), routing.status().message()));
         continue;
       }
-      if (routing->lmc_needed > input.lids.lmc) {
-        passed_over.push_back(
-            fmt::format("{}: needs LMC {}, LMC is {}", scheme->name(), routing->lmc_needed, input.lids.lmc));
-        continue;
-      }
-      std::vector<std::string> notes{fmt::format("auto chose {}: {}", scheme->name(), candidate.why)};
+      std::vector<std::string> notes{fmt::format("auto chose {}: {}", scheme->name(), candidate->guarantee)};
       for (const std::string& reason : passed_over) notes.push_back("auto passed over " + reason);
       notes.insert(notes.end(), routing->notes.begin(), routing->notes.end());
       routing->notes = std::move(notes);

@@ -23,9 +23,14 @@ class DmodkScheme : public Scheme {
  public:
   std::string_view name() const override { return "dmodk"; }
 
-  Result<Routing> route(const RoutingInput& input) const override {
-    if (!input.detection.xgft)
+  Status applies(const Detection& detection) const override {
+    if (!detection.xgft)
       return Status::Error("dmodk: the fabric is no fat-tree with PGFT labels (PGFT, FT, k-ary, clos2); try updown");
+    return Status::Ok();
+  }
+
+  Result<Routing> route(const RoutingInput& input) const override {
+    if (Status status = applies(input.detection); !status.ok()) return status;
     const XgftLabels& labels = *input.detection.xgft;
     const XgftShape& s = labels.shape;
     std::vector<long> below(s.h + 1, 1);  // below[l] = w_1 ... w_l

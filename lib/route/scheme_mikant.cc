@@ -337,8 +337,12 @@ class MikantScheme : public Scheme {
  public:
   std::string_view name() const override { return "mikant"; }
 
+  Status applies(const Detection& detection) const override {
+    return detection.mikant ? Status::Ok() : Status::Error("the fabric is no MiKANT");
+  }
+
   Result<Routing> route(const RoutingInput& input) const override {
-    if (!input.detection.mikant) return Status::Error("the fabric is no MiKANT");
+    if (Status status = applies(input.detection); !status.ok()) return status;
     return MikantRouter(input.fabric, *input.detection.mikant, input.lids).run();
   }
 };

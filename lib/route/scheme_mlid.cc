@@ -23,18 +23,30 @@
 namespace ftclos {
 namespace {
 
+// Digit l of the path bits, lowest level first: how many sources under a
+// level-l switch leave by distinct up links.
+std::vector<int> digit_values(const XgftShape& s) {
+  std::vector<int> values(s.h, 1);
+  for (int l = 1; l < s.h; ++l) values[l] = std::min(s.m[l - 1], s.w[l]);
+  return values;
+}
+
 class MlidScheme : public Scheme {
  public:
   std::string_view name() const override { return "mlid"; }
 
-  Result<Routing> route(const RoutingInput& in) const override {
-    if (Status s = require_single_cable_tree(in, "mlid"); !s.ok()) return s;
-    const XgftShape& s = in.detection.xgft->shape;
+  Status applies(const Detection& detection) const override {
+    return require_single_cable_tree(detection, "mlid");
+  }
 
-    // Digit l of the path bits, lowest level first, as far as the LMC reaches.
-    std::vector<int> values(s.h, 1);
-    for (int l = 1; l < s.h; ++l) values[l] = std::min(s.m[l - 1], s.w[l]);
-    const DigitClasses digits(values, in.lids.lids_per_ca());
+  int lmc_needed(const Detection& detection) const override {
+    return ceil_log2(full_classes(digit_values(detection.xgft->shape)));
+  }
+
+  Result<Routing> route(const RoutingInput& in) const override {
+    if (Status status = applies(in.detection); !status.ok()) return status;
+    const XgftShape& s = in.detection.xgft->shape;
+    const DigitClasses digits(digit_values(s), in.lids.lids_per_ca());
     const long full = digits.full;
     LabelRule rule;
     rule.classes = digits.classes;
@@ -43,7 +55,7 @@ class MlidScheme : public Scheme {
       return (digits.digit(c, l) + digits.radix[l] * dst[l - 1]) % s.w[l];
     };
     Routing routing = route_by_labels(in, rule);
-    routing.lmc_needed = ceil_log2(full);
+    routing.lmc_needed = lmc_needed(in.detection);
     if (routing.lmc_needed > in.lids.lmc)
       routing.notes.push_back(fmt::format(
           "{} LIDs per CA need LMC {}, have {}: path bits keep the source digits of the lowest levels "

@@ -113,11 +113,22 @@ class MultipathScheme : public Scheme {
  public:
   std::string_view name() const override { return "multipath"; }
 
+  Status applies(const Detection& detection) const override {
+    if (detection.levels.height < 1) return Status::Error("multipath: the fabric has no switch a CA reaches");
+    return Status::Ok();
+  }
+
+  // One LID per top switch, as far as the LMC reaches.
+  int lmc_needed(const Detection& detection) const override {
+    const Levels& levels = detection.levels;
+    return std::min(kMaxLmc, ceil_log2(std::count(levels.of.begin(), levels.of.end(), levels.height)));
+  }
+
   Result<Routing> route(const RoutingInput& input) const override {
+    if (Status status = applies(input.detection); !status.ok()) return status;
     const Fabric& fabric = input.fabric;
     const LidMap& lids = input.lids;
     const Levels& levels = input.detection.levels;
-    if (levels.height < 1) return Status::Error("multipath: the fabric has no switch a CA reaches");
     MultipathPorts ports(fabric, levels);
 
     // CAs by leaf, each with its rank by base LID, so every switch works out
@@ -156,7 +167,7 @@ class MultipathScheme : public Scheme {
     route_switch_lids(input, ports.reach(), routing.lfts);
 
     const long tops = std::count(levels.of.begin(), levels.of.end(), levels.height);
-    routing.lmc_needed = std::min(kMaxLmc, ceil_log2(tops));
+    routing.lmc_needed = lmc_needed(input.detection);
     if (lids.lmc < routing.lmc_needed)
       routing.notes.push_back(
           fmt::format("LMC {} spreads a destination over {} of the {} top switches; LMC {} uses all", lids.lmc,

@@ -24,18 +24,30 @@
 namespace ftclos {
 namespace {
 
+// Source digits the path bits hold, lowest level first: a host's index
+// under each switch.
+std::vector<int> digit_values(const XgftShape& s) {
+  std::vector<int> values(s.h, 1);
+  for (int l = 1; l < s.h; ++l) values[l] = s.m[l - 1];
+  return values;
+}
+
 class NonblockingScheme : public Scheme {
  public:
   std::string_view name() const override { return "nonblocking"; }
 
-  Result<Routing> route(const RoutingInput& in) const override {
-    if (Status s = require_single_cable_tree(in, "nonblocking"); !s.ok()) return s;
-    const XgftShape& s = in.detection.xgft->shape;
+  Status applies(const Detection& detection) const override {
+    return require_single_cable_tree(detection, "nonblocking");
+  }
 
-    // Source digits the path bits hold, lowest level first.
-    std::vector<int> values(s.h, 1);
-    for (int l = 1; l < s.h; ++l) values[l] = s.m[l - 1];
-    const DigitClasses digits(values, in.lids.lids_per_ca());
+  int lmc_needed(const Detection& detection) const override {
+    return ceil_log2(full_classes(digit_values(detection.xgft->shape)));
+  }
+
+  Result<Routing> route(const RoutingInput& in) const override {
+    if (Status status = applies(in.detection); !status.ok()) return status;
+    const XgftShape& s = in.detection.xgft->shape;
+    const DigitClasses digits(digit_values(s), in.lids.lids_per_ca());
     const long full = digits.full;
     LabelRule rule;
     rule.classes = digits.classes;
@@ -44,7 +56,7 @@ class NonblockingScheme : public Scheme {
       return (digits.digit(c, l) * s.m[l - 1] + dst[l - 1]) % s.w[l];
     };
     Routing routing = route_by_labels(in, rule);
-    routing.lmc_needed = ceil_log2(full);
+    routing.lmc_needed = lmc_needed(in.detection);
     add_notes(in, full, routing);
     return routing;
   }

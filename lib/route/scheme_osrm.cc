@@ -62,7 +62,7 @@ Groups osrm2_groups(int n, int tops, int lids) {
   return {zs, zd, (n + zs - 1) / zs, (n + zd - 1) / zd};
 }
 
-Routing route_osrm2(const RoutingInput& in) {
+Routing route_osrm2(const RoutingInput& in, int lmc_needed) {
   const XgftShape& s = in.detection.xgft->shape;
   const int n = s.m[0], tops = s.w[1];
   const Groups ideal = osrm2_groups(n, tops, n);
@@ -72,7 +72,7 @@ Routing route_osrm2(const RoutingInput& in) {
   rule.class_of = [=](const std::vector<int>& src) { return src[0] / g.ns; };
   rule.up_slot = [=](int, int c, const std::vector<int>& dst) { return c * g.zd + dst[0] / g.nd; };
   Routing routing = route_by_labels(in, rule);
-  routing.lmc_needed = ceil_log2(ideal.zs);
+  routing.lmc_needed = lmc_needed;
   if (g.zs < ideal.zs)
     routing.notes.push_back(fmt::format("OSRM2 wants {} source groups (LMC {}), LMC {} allows {}", ideal.zs,
                                         routing.lmc_needed, in.lids.lmc, g.zs));
@@ -84,7 +84,7 @@ Routing route_osrm2(const RoutingInput& in) {
   return routing;
 }
 
-Routing route_osrm3(const RoutingInput& in) {
+Routing route_osrm3(const RoutingInput& in, int lmc_needed) {
   const XgftShape& s = in.detection.xgft->shape;
   const int half = s.m[0];  // m/2
   const bool grouped = in.lids.lids_per_ca() >= half;
@@ -97,7 +97,7 @@ Routing route_osrm3(const RoutingInput& in) {
     return grouped ? c : dst[1] % s.w[1];
   };
   Routing routing = route_by_labels(in, rule);
-  routing.lmc_needed = ceil_log2(half);
+  routing.lmc_needed = lmc_needed;
   if (!grouped)
     routing.notes.push_back(fmt::format(
         "OSRM3 needs {} source groups (LMC {}), LMC {} gives {}: routed by destination only (D-mod-k's "
@@ -115,14 +115,26 @@ class OsrmScheme : public Scheme {
  public:
   std::string_view name() const override { return "osrm"; }
 
-  Result<Routing> route(const RoutingInput& in) const override {
-    if (Status s = require_single_cable_tree(in, "osrm"); !s.ok()) return s;
-    const XgftShape& s = in.detection.xgft->shape;
-    const FamilyMatch* ftree = in.detection.find(Family::kFtree);
+  Status applies(const Detection& detection) const override {
+    if (Status s = require_single_cable_tree(detection, "osrm"); !s.ok()) return s;
+    const XgftShape& s = detection.xgft->shape;
+    const FamilyMatch* ftree = detection.find(Family::kFtree);
     const bool ft3 = s.h == 3 && ftree && ftree->param("n") == 3;
     if (s.h != 2 && !ft3)
       return Status::Error("OSRM2 routes 2-level Clos networks and OSRM3 FT(m,3); this fabric is neither");
-    return s.h == 2 ? route_osrm2(in) : route_osrm3(in);
+    return Status::Ok();
+  }
+
+  // OSRM2: one LID per source group the LIDs would allow without limit; OSRM3: m/2 groups.
+  int lmc_needed(const Detection& detection) const override {
+    const XgftShape& s = detection.xgft->shape;
+    return s.h == 2 ? ceil_log2(osrm2_groups(s.m[0], s.w[1], s.m[0]).zs) : ceil_log2(s.m[0]);
+  }
+
+  Result<Routing> route(const RoutingInput& in) const override {
+    if (Status status = applies(in.detection); !status.ok()) return status;
+    const int needed = lmc_needed(in.detection);
+    return in.detection.xgft->shape.h == 2 ? route_osrm2(in, needed) : route_osrm3(in, needed);
   }
 };
 

@@ -1,30 +1,83 @@
-// Names to scheme factories: one table, looked up by make_scheme.
+// The scheme table (scheme_registry.h) and the look-ups that read it.
+#include "route/scheme_registry.h"
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include <algorithm>
 #include <numeric>
 
-#include "route/routing.h"
 #include "route/schemes.h"
 
 namespace ftclos {
 namespace {
 
-struct SchemeEntry {
-  std::string_view name;
-  std::unique_ptr<Scheme> (*make)();
-};
+// Below n^2 top switches nonblocking still routes, but Theorem 2 says no
+// single-path routing is nonblocking there: auto prefers OSRM's ratio.
+bool lacks_n_squared_tops(const Detection& detection) {
+  const FamilyMatch* clos2 = detection.find(Family::kClos2);
+  return !clos2 || clos2->param("m") < clos2->param("n") * clos2->param("n");
+}
 
+// auto first, then the order people read them in; auto goes by auto_preference: nonblocking
+// (contention-free for every permutation) beats OSRM's optimal oblivious
+// ratio, which beats destination-based D-mod-k; MiKANT and generic folded
+// Clos fabrics have one scheme each.
 constexpr SchemeEntry kSchemes[] = {
-    {"auto", make_auto_scheme},
-    {"dmodk", make_dmodk_scheme},
-    {"nonblocking", make_nonblocking_scheme},
-    {"osrm", make_osrm_scheme},
-    {"mlid", make_mlid_scheme},
-    {"multipath", make_multipath_scheme},
-    {"mikant", make_mikant_scheme},
-    {"updown", make_updown_scheme},
+    {.name = "auto",
+     .fabrics = "any",
+     .lmc = "that of its choice",
+     .path_bits = "that of its choice",
+     .guarantee = "the best of the other schemes the fabric and LMC allow, and says why",
+     .make = make_auto_scheme},
+    {.name = "dmodk",
+     .fabrics = "PGFT, FT, k-ary, clos2",
+     .lmc = "0 (offsets spread over up ports)",
+     .path_bits = "0",
+     .guarantee = "D-mod-k: link-disjoint downward paths per destination",
+     .auto_preference = 4,
+     .make = make_dmodk_scheme},
+    {.name = "nonblocking",
+     .fabrics = "ftree(n+m, r) with m >= n^2 (names Theorem 2 otherwise), recursive 3-level",
+     .lmc = "ceil(log2 n) per level",
+     .path_bits = "local index on the leaf",
+     .guarantee = "nonblocking for every permutation (Yuan, Theorem 3)",
+     .auto_preference = 2,
+     .auto_skips = lacks_n_squared_tops,
+     .make = make_nonblocking_scheme},
+    {.name = "osrm",
+     .fabrics = "FT(m,2) / 2-level Clos (ratio sqrt(m/2)), FT(m,3) (ratio m/2)",
+     .lmc = "ceil(log2 groups)",
+     .path_bits = "source group",
+     .guarantee = "optimal oblivious single-path ratio (Yuan et al., OSRM2/OSRM3)",
+     .auto_preference = 3,
+     .make = make_osrm_scheme},
+    {.name = "mlid",
+     .fabrics = "FT(m,n), PGFT",
+     .lmc = "log2((m/2)^(n-1))",
+     .path_bits = "position under the top",
+     .guarantee = "Lin/Chung/Huang baseline: m/2 on FT(m,2), m-1 on FT(m,3)",
+     .make = make_mlid_scheme},
+    {.name = "multipath",
+     .fabrics = "any folded Clos",
+     .lmc = "ceil(log2 #roots)",
+     .path_bits = "0; the consumer spreads over all offsets",
+     .guarantee = "OMRMN: ratio 1 with all offsets",
+     .make = make_multipath_scheme},
+    {.name = "mikant",
+     .fabrics = "MiKANT(k,n); SL = destination group (VL 0/1), deadlock-free",
+     .lmc = "0",
+     .path_bits = "0",
+     .guarantee = "MiKANT's own per-hop routing",
+     .auto_preference = 1,
+     .make = make_mikant_scheme},
+    {.name = "updown",
+     .fabrics = "RFC, any folded Clos, degraded",
+     .lmc = "0",
+     .path_bits = "0",
+     .guarantee = "balanced up/down ECMP, deadlock-free on any folded Clos",
+     .auto_preference = 5,
+     .make = make_updown_scheme},
 };
 
 // Levenshtein distance, for "did you mean" on a mistyped name.
@@ -45,9 +98,24 @@ int edit_distance(std::string_view a, std::string_view b) {
 
 }  // namespace
 
-Result<std::unique_ptr<Scheme>> make_scheme(std::string_view name) {
+std::span<const SchemeEntry> scheme_table() { return kSchemes; }
+
+const SchemeEntry* find_scheme(std::string_view name) {
   for (const SchemeEntry& entry : kSchemes)
-    if (entry.name == name) return entry.make();
+    if (entry.name == name) return &entry;
+  return nullptr;
+}
+
+std::string scheme_table_markdown() {
+  std::string out = "| scheme | fabrics | LMC it needs | p(s) | guarantee |\n|---|---|---|---|---|\n";
+  for (const SchemeEntry& entry : kSchemes)
+    out += fmt::format("| `{}` | {} | {} | {} | {} |\n", entry.name, entry.fabrics, entry.lmc, entry.path_bits,
+                       entry.guarantee);
+  return out;
+}
+
+Result<std::unique_ptr<Scheme>> make_scheme(std::string_view name) {
+  if (const SchemeEntry* entry = find_scheme(name)) return entry->make();
   std::string message = fmt::format("unknown scheme \"{}\"", name);
   std::string_view closest;
   int closest_distance = 3;  // suggest only names within edit distance 2

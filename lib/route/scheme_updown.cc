@@ -50,11 +50,16 @@ class UpDownScheme : public Scheme {
  public:
   std::string_view name() const override { return "updown"; }
 
+  Status applies(const Detection& detection) const override {
+    if (detection.levels.height < 1) return Status::Error("updown: the fabric has no switch a CA reaches");
+    return Status::Ok();
+  }
+
   Result<Routing> route(const RoutingInput& input) const override {
+    if (Status status = applies(input.detection); !status.ok()) return status;
     const Fabric& fabric = input.fabric;
     const LidMap& lids = input.lids;
     const Levels& levels = input.detection.levels;
-    if (levels.height < 1) return Status::Error("updown: the fabric has no switch a CA reaches");
     const UpDownReach reach(fabric, levels);
     BestPorts best(reach);
     const std::vector<Exit> exits = exits_by_lid(fabric, lids);

@@ -1,0 +1,38 @@
+// ftclos schemes [--markdown]: every routing scheme from the scheme table
+// (route/scheme_registry.h), one row each: what it routes, the LMC it needs,
+// the path bits a source sends with, what it guarantees.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <memory>
+
+#include "commands.h"
+#include "route/scheme_registry.h"
+
+namespace ftclos::cli {
+namespace {
+
+void print_rows() {
+  size_t width = 0;
+  for (const SchemeEntry& entry : scheme_table()) width = std::max(width, entry.name.size());
+  for (const SchemeEntry& entry : scheme_table())
+    fmt::print("{:<{}}  fabrics: {}; LMC: {}; p(s): {}; guarantee: {}\n", entry.name, width, entry.fabrics, entry.lmc,
+               entry.path_bits, entry.guarantee);
+}
+
+}  // namespace
+
+void add_schemes(CLI::App& app) {
+  auto markdown = std::make_shared<bool>(false);
+  CLI::App* sub = app.add_subcommand("schemes", "List the routing schemes: fabrics, LMC needed, path bits, guarantee");
+  sub->add_flag("--markdown", *markdown, "Print the table README.md shows");
+  sub->callback([markdown] {
+    if (*markdown)
+      fmt::print("{}", scheme_table_markdown());
+    else
+      print_rows();
+    set_exit_code(0);
+  });
+}
+
+}  // namespace ftclos::cli

@@ -5,8 +5,8 @@
  * errno value, and a failing call that takes `char **errptr` stores a
  * malloc'ed message there (free it with ftclos_free). Nothing throws.
  *
- * Input: the subnet as OpenSM discovered it, in plain arrays that the caller
- * owns for the duration of one call. Output: per switch, the out port for
+ * Input: the subnet as OpenSM discovered it, in the plain arrays of
+ * route/subnet.h that the caller owns for the duration of one call. Output: per switch, the out port for
  * every LID 0..max_lid (FTCLOS_NO_PATH where there is none). */
 #ifndef FTCLOS_ENGINE_H
 #define FTCLOS_ENGINE_H
@@ -14,51 +14,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "route/subnet.h" /* struct ftclos_subnet: the input, plain C */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 #define FTCLOS_NO_PATH 0xFF /* OpenSM's OSM_NO_PATH */
 
-enum ftclos_node_type { FTCLOS_SWITCH = 0, FTCLOS_CA = 1 };
-
-/* One node: a switch or an end node (CA; routers are treated as CAs). */
-struct ftclos_node {
-  int type;                /* enum ftclos_node_type */
-  uint64_t guid;           /* node GUID, host order */
-  int num_ports;           /* physical ports, not counting switch port 0 */
-  const char *description; /* node description; may be NULL */
-};
-
-/* One cable, given once: port a_port of node a to port b_port of node b
- * (indices into the node array, port numbers from 1). */
-struct ftclos_link {
-  int a, a_port;
-  int b, b_port;
-};
-
-/* One end port that owns LIDs: switch port 0 or a CA port. */
-struct ftclos_lid {
-  int node;          /* index into the node array */
-  int port;          /* 0 for a switch, the CA port number otherwise */
-  uint64_t guid;     /* port GUID, host order */
-  uint16_t base_lid; /* host order; 0 when OpenSM gave it none */
-  uint8_t lmc;       /* the port owns base_lid .. base_lid + 2^lmc - 1 */
-};
-
-struct ftclos_subnet {
-  const struct ftclos_node *nodes;
-  size_t num_nodes;
-  const struct ftclos_link *links;
-  size_t num_links;
-  const struct ftclos_lid *lids;
-  size_t num_lids;
-  int lmc; /* the subnet's configured LMC */
-};
-
 enum ftclos_log_level { FTCLOS_LOG_ERROR = 0, FTCLOS_LOG_INFO = 1, FTCLOS_LOG_VERBOSE = 2 };
 
-/* Receives every log line of the engine (no trailing newline). */
+/* Receives every log line of the engine (no trailing newline). Lines at
+ * FTCLOS_LOG_ERROR start with their number, "ERR nn: " (plugin/README.md). */
 typedef void (*ftclos_log_fn)(void *log_ctx, int level, const char *line);
 
 struct ftclos_engine;
@@ -76,12 +43,15 @@ void ftclos_engine_destroy(struct ftclos_engine *engine);
  * refuses to route until valid options are set. */
 int ftclos_engine_set_options(struct ftclos_engine *engine, const char *options, char **errptr);
 
-/* Recognizes the fabric, routes it with the configured scheme and keeps the
- * tables (and the SLs for ftclos_engine_path_sl). `dump_dir` is where a
- * relative pathbits_file goes (may be NULL: the working directory). Returns
- * 0, or a negative errno value with the reason in *errptr: -EINVAL for bad
- * options, -EHOSTUNREACH when the scheme cannot route this fabric, -ENOMEM,
- * -EIO when the path-bits file cannot be written (the tables are kept).
+/* Recognizes the fabric, routes it with the configured scheme, checks the
+ * tables with the auditor and keeps them (and the SLs for
+ * ftclos_engine_path_sl). `dump_dir` is where a relative pathbits_file goes
+ * (may be NULL: the working directory). Returns 0, or a negative errno value
+ * with the reason, "ERR nn: ...", in *errptr: -EINVAL for bad options,
+ * -EPROTO for a subnet it cannot read, -EHOSTUNREACH when the scheme cannot
+ * route this fabric or its tables leave CAs unreachable, -ERANGE for an LMC
+ * below the scheme's need with lmc_shortfall=refuse, -ENOMEM, -EIO when the
+ * path-bits file cannot be written (the tables are kept).
  * On failure other than -EIO the previous routing is dropped. */
 int ftclos_engine_route(struct ftclos_engine *engine, const struct ftclos_subnet *subnet, const char *dump_dir,
                         char **errptr);

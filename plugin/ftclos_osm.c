@@ -50,8 +50,9 @@ static void plugin_log(void *ctx, int level, const char *line) {
   osm_log_level_t osm_level = level == FTCLOS_LOG_ERROR  ? OSM_LOG_ERROR
                               : level == FTCLOS_LOG_INFO ? OSM_LOG_INFO
                                                          : OSM_LOG_VERBOSE;
+  /* Error lines are "ERR nn: ...": logged as "ftclos ERR nn: ..." like this file's own. */
   if (osm_log_is_active(&plugin->osm->log, osm_level))
-    osm_log(&plugin->osm->log, osm_level, "ftclos: %s\n", line);
+    osm_log(&plugin->osm->log, osm_level, level == FTCLOS_LOG_ERROR ? "ftclos %s\n" : "ftclos: %s\n", line);
 }
 
 /* Parses event_plugin_options into the engine; logs and returns the error. */
@@ -60,7 +61,7 @@ static int apply_options(struct ftclos_plugin *plugin) {
   int rc = ftclos_engine_set_options(plugin->engine, plugin->osm->subn.opt.event_plugin_options, &err);
   if (rc != 0)
     osm_log(&plugin->osm->log, OSM_LOG_ERROR,
-            "ftclos: ERR: bad event_plugin_options \"%s\": %s; the ftclos engine will refuse to route\n",
+            "ftclos ERR 01: bad event_plugin_options \"%.200s\": %.300s; the ftclos engine will refuse to route\n",
             plugin->osm->subn.opt.event_plugin_options ? plugin->osm->subn.opt.event_plugin_options : "",
             err ? err : "?");
   ftclos_free(err);
@@ -195,7 +196,7 @@ static int write_lfts(struct ftclos_plugin *plugin, const struct subnet_arrays *
     uint8_t num_ports = osm_node_get_num_physp(sw->p_node);
 
     if (at < 0 || ftclos_engine_lft(plugin->engine, (size_t)at, &ports, &max_lid) != 0) {
-      osm_log(&osm->log, OSM_LOG_ERROR, "ftclos: ERR: no table for switch 0x%016" PRIx64 " (%s)\n",
+      osm_log(&osm->log, OSM_LOG_ERROR, "ftclos ERR 11: no table for switch 0x%016" PRIx64 " (%s)\n",
               cl_ntoh64(osm_node_get_node_guid(sw->p_node)), sw->p_node->print_desc);
       return -1;
     }
@@ -203,7 +204,7 @@ static int write_lfts(struct ftclos_plugin *plugin, const struct subnet_arrays *
       uint8_t port = lid <= max_lid ? ports[lid] : FTCLOS_NO_PATH;
       if (port != FTCLOS_NO_PATH && port >= num_ports) {
         osm_log(&osm->log, OSM_LOG_ERROR,
-                "ftclos: ERR: port %u for LID %u on switch 0x%016" PRIx64 " (%s), which has %u ports\n", port, lid,
+                "ftclos ERR 11: port %u for LID %u on switch 0x%016" PRIx64 " (%s), which has %u ports\n", port, lid,
                 cl_ntoh64(osm_node_get_node_guid(sw->p_node)), sw->p_node->print_desc, num_ports - 1u);
         return -1;
       }
@@ -246,22 +247,22 @@ static int ftclos_ucast_build_fwd_tables(void *context) {
   int rc;
 
   if (apply_options(plugin) != 0) {
-    osm_log(&osm->log, OSM_LOG_ERROR, "ftclos: ERR: not routing; OpenSM falls back to its next routing engine\n");
+    osm_log(&osm->log, OSM_LOG_ERROR, "ftclos ERR 01: not routing; OpenSM falls back to its next routing engine\n");
     return -1;
   }
   rc = collect_subnet(osm, &arrays);
   if (rc == 0)
     rc = ftclos_engine_route(plugin->engine, &arrays.subnet, osm->subn.opt.dump_files_dir, &err);
   if (rc == -EIO) {
-    osm_log(&osm->log, OSM_LOG_ERROR, "ftclos: ERR: %s; the tables are installed all the same\n", err ? err : "?");
+    osm_log(&osm->log, OSM_LOG_ERROR, "ftclos %s; the tables are installed all the same\n", err ? err : "?");
     rc = 0;
   }
   if (rc == 0)
     rc = write_lfts(plugin, &arrays);
   else
     osm_log(&osm->log, OSM_LOG_ERROR,
-            "ftclos: ERR: cannot route: %s; OpenSM falls back to its next routing engine\n",
-            err ? err : rc == -ENOMEM ? "out of memory" : "?");
+            "ftclos %s; OpenSM falls back to its next routing engine\n",
+            err ? err : "ERR 10: out of memory");
   ftclos_free(err);
   free_arrays(&arrays);
   if (rc != 0) {
@@ -306,13 +307,13 @@ static void *ftclos_create(struct osm_opensm *osm) {
   cl_status_t status;
 
   if (!plugin) {
-    osm_log(&osm->log, OSM_LOG_ERROR, "ftclos: ERR: out of memory; plugin not loaded\n");
+    osm_log(&osm->log, OSM_LOG_ERROR, "ftclos ERR 12: out of memory; plugin not loaded\n");
     return NULL;
   }
   plugin->osm = osm;
   plugin->engine = ftclos_engine_create(plugin_log, plugin, &err);
   if (!plugin->engine) {
-    osm_log(&osm->log, OSM_LOG_ERROR, "ftclos: ERR: %s; plugin not loaded\n", err ? err : "cannot create engine");
+    osm_log(&osm->log, OSM_LOG_ERROR, "ftclos ERR 12: %s; plugin not loaded\n", err ? err : "cannot create engine");
     ftclos_free(err);
     free(plugin);
     return NULL;
@@ -322,13 +323,13 @@ static void *ftclos_create(struct osm_opensm *osm) {
   status = osm_register_external_routing_engine(osm, &module, plugin);
   if (status != CL_SUCCESS) {
     osm_log(&osm->log, OSM_LOG_ERROR,
-            "ftclos: ERR: cannot register routing engine \"" FTCLOS_ENGINE_NAME "\" (%s); plugin not loaded\n",
+            "ftclos ERR 12: cannot register routing engine \"" FTCLOS_ENGINE_NAME "\" (%s); plugin not loaded\n",
             CL_STATUS_MSG(status));
     ftclos_delete(plugin);
     return NULL;
   }
   osm_log(&osm->log, OSM_LOG_INFO,
-          "ftclos: routing engine \"" FTCLOS_ENGINE_NAME "\" registered (event_plugin_options \"%s\")\n",
+          "ftclos: routing engine \"" FTCLOS_ENGINE_NAME "\" registered (event_plugin_options \"%.200s\")\n",
           osm->subn.opt.event_plugin_options ? osm->subn.opt.event_plugin_options : "");
   return plugin;
 }

@@ -4,15 +4,12 @@
 
 #include <algorithm>
 #include <bit>
-#include <cerrno>
 #include <charconv>
-#include <cstdio>
-#include <cstring>
-#include <memory>
 #include <optional>
 #include <string_view>
 #include <unordered_map>
 
+#include "core/files.h"
 #include "route/path_bits.h"
 
 namespace ftclos {
@@ -551,21 +548,12 @@ class Reader {
   Progress progress_;
 };
 
-struct CloseFile {
-  void operator()(std::FILE* file) const { std::fclose(file); }
-};
-
 }  // namespace
 
 Result<TextFile> read_text_file(const std::string& path) {
-  std::unique_ptr<std::FILE, CloseFile> file(std::fopen(path.c_str(), "rb"));
-  if (!file) return Status::Error(fmt::format("{}: cannot read: {}", path, std::strerror(errno)));
-  TextFile read{path, {}};
-  char buffer[1 << 16];
-  while (size_t n = std::fread(buffer, 1, sizeof buffer, file.get())) read.text.append(buffer, n);
-  // A directory opens fine and fails on the first read.
-  if (std::ferror(file.get())) return Status::Error(fmt::format("{}: cannot read: {}", path, std::strerror(errno)));
-  return read;
+  Result<std::string> text = read_file(path);
+  if (!text.ok()) return text.status();
+  return TextFile{path, std::move(*text)};
 }
 
 Result<LftRead> parse_lfts(const Fabric& fabric, const std::vector<TextFile>& files, const TextFile* lid_file,

@@ -3,38 +3,21 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <charconv>
-#include <cstdio>
-#include <cstring>
 #include <deque>
 #include <filesystem>
 #include <iterator>
-#include <memory>
 #include <optional>
 #include <unordered_map>
 #include <vector>
+
+#include "core/files.h"
 
 namespace ftclos {
 namespace {
 
 // ibsim stops at 9 nested includes; deeper nesting here is almost surely a cycle.
 constexpr int kMaxIncludeDepth = 8;
-
-struct CloseFile {
-  void operator()(std::FILE* file) const { std::fclose(file); }
-};
-
-Result<std::string> read_text(const std::string& path) {
-  std::unique_ptr<std::FILE, CloseFile> file(std::fopen(path.c_str(), "rb"));
-  if (!file) return Status::Error(fmt::format("{}: cannot read: {}", path, std::strerror(errno)));
-  std::string text;
-  char buffer[1 << 16];
-  while (size_t n = std::fread(buffer, 1, sizeof buffer, file.get())) text.append(buffer, n);
-  // A directory opens fine and fails on the first read.
-  if (std::ferror(file.get())) return Status::Error(fmt::format("{}: cannot read: {}", path, std::strerror(errno)));
-  return text;
-}
 
 struct Location {
   std::string_view source;
@@ -341,7 +324,7 @@ Status Parser::include(std::string_view argument, Location where, int include_de
   if (include_depth >= kMaxIncludeDepth)
     return error_at(where, fmt::format("includes nest deeper than {}; expected no include cycle", kMaxIncludeDepth));
   const std::string path = (std::filesystem::path(where.source).parent_path() / *name).string();
-  Result<std::string> text = read_text(path);
+  Result<std::string> text = read_file(path);
   if (!text.ok()) return error_at(where, fmt::format("cannot include: {}", text.status().message()));
   const std::string& source = included_sources_.emplace_back(path);
   const std::string& body = included_texts_.emplace_back(std::move(*text));
@@ -471,7 +454,7 @@ Result<Fabric> parse_netfile(std::string_view text, std::string_view source) {
 }
 
 Result<Fabric> read_netfile(const std::string& path) {
-  Result<std::string> text = read_text(path);
+  Result<std::string> text = read_file(path);
   if (!text.ok()) return text.status();
   return parse_netfile(*text, path);
 }

@@ -33,6 +33,7 @@ struct Routing {
   int lmc_needed = 0;             // LMC for the scheme's full guarantee on this fabric
   int rerouted = 0;               // entries moved off dead ports (degraded fabrics)
   std::vector<std::string> notes; // what the scheme decided and why, for logs (callers name the scheme)
+  std::string_view chosen;        // auto: the scheme it chose; empty for the others
 };
 
 struct RoutingInput {

@@ -49,6 +49,7 @@ class AutoScheme : public Scheme {
       for (const std::string& reason : passed_over) notes.push_back("auto passed over " + reason);
       notes.insert(notes.end(), routing->notes.begin(), routing->notes.end());
       routing->notes = std::move(notes);
+      routing->chosen = candidate->name;
       return routing;
     }
     std::string reasons;

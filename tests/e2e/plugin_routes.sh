@@ -61,7 +61,7 @@ EOF
     return 1
   fi
   if ! grep -q "ftclos tables configured on all switches" "$dir/osm.log"; then
-    echo "the ftclos engine did not configure the switches: $(grep -E 'tables configured|ftclos: ERR' "$dir/osm.log" | head -3)"
+    echo "the ftclos engine did not configure the switches: $(grep -E 'tables configured|ftclos ERR' "$dir/osm.log" | head -3)"
     return 1
   fi
   sim_run "$sock" "$host" timeout 60 ibnetdiscover >"$dir/disc.net" 2>"$dir/disc.err" ||
@@ -78,7 +78,7 @@ EOF
     head -5 "$dir/pathbits.diff"
     return 1
   fi
-  echo "$(wc -l <"$dir/ftclos-pathbits") path-bits lines equal; $(grep -o 'ftclos: family: [^ ]*' "$dir/osm.log" | head -1 | cut -d' ' -f3) $(grep -o 'ftclos: note: auto chose [a-z]*' "$dir/osm.log" | head -1 | cut -d' ' -f3-)"
+  echo "$(wc -l <"$dir/ftclos-pathbits") path-bits lines equal; $(grep -o 'ftclos: [a-z-]* .*; scheme [a-z]*\( chose [a-z]*\)\?' "$dir/osm.log" | head -1 | sed 's/^ftclos: \([a-z-]*\) .*; scheme /\1, /')"
 }
 
 passed=0

@@ -1,0 +1,45 @@
+#include "route/engine_options.h"
+
+#include <fmt/format.h>
+
+#include <memory>
+#include <sstream>
+
+#include "route/routing.h"
+
+namespace ftclos {
+
+Result<EngineOptions> parse_engine_options(std::string_view text) {
+  EngineOptions options;
+  std::string words(text);
+  for (char& c : words)
+    if (c == ',' || c == '\t') c = ' ';
+  std::istringstream in(words);
+  for (std::string word; in >> word;) {
+    const size_t eq = word.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == word.size())
+      return Status::Error(fmt::format("option \"{}\" is not key=value", word));
+    const std::string key = word.substr(0, eq), value = word.substr(eq + 1);
+    if (key == "scheme") {
+      Result<std::unique_ptr<Scheme>> scheme = make_scheme(value);
+      if (!scheme.ok()) return Status::Error("scheme=" + value + ": " + scheme.status().message());
+      options.scheme = value;
+    } else if (key == "pathbits_file") {
+      options.path_bits_file = value == "off" ? "" : value;
+    } else if (key == "lmc_shortfall") {
+      if (value != "warn" && value != "refuse")
+        return Status::Error(fmt::format("lmc_shortfall={}: expected warn or refuse", value));
+      options.refuse_low_lmc = value == "refuse";
+    } else if (key == "unreachable") {
+      if (value != "refuse" && value != "allow")
+        return Status::Error(fmt::format("unreachable={}: expected refuse or allow", value));
+      options.allow_unreachable = value == "allow";
+    } else {
+      return Status::Error(
+          fmt::format("unknown option \"{}\" (known: scheme, pathbits_file, lmc_shortfall, unreachable)", key));
+    }
+  }
+  return options;
+}
+
+}  // namespace ftclos

@@ -1,0 +1,24 @@
+// The routing engine's options, as OpenSM's event_plugin_options carries
+// them to the plugin: "scheme=auto pathbits_file=F lmc_shortfall=warn|refuse
+// unreachable=refuse|allow" (plugin/README.md).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "core/status.h"
+
+namespace ftclos {
+
+struct EngineOptions {
+  std::string scheme = "auto";
+  std::string path_bits_file;  // empty: not written
+  bool refuse_low_lmc = false;  // lmc_shortfall=refuse
+  bool allow_unreachable = false;  // unreachable=allow
+};
+
+/// key=value words separated by spaces, tabs or commas; an unknown key, a
+/// word without '=', an unknown scheme (with the closest name) or value fails.
+Result<EngineOptions> parse_engine_options(std::string_view text);
+
+}  // namespace ftclos

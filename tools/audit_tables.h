@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "audit/audit.h"
-#include "audit_progress.h"
+#include "cli_common.h"
 #include "core/fabric.h"
 #include "core/status.h"
 #include "detect/detect.h"

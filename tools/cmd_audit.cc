@@ -1,6 +1,7 @@
 // `ftclos audit TOPO LFT... [--pathbits FILE | --offset K | --all-offsets]
-// [--guid2lid FILE] [--json FILE] [--html FILE]` or `ftclos audit TOPO --scheme NAME
-// [--lmc L]`: what a set of forwarding tables does with every CA pair
+// [--guid2lid FILE] [--json FILE] [--html FILE]` or `ftclos audit TOPO [--scheme
+// NAME] [--lmc L]` (auto when no tables are given): what a set of forwarding
+// tables does with every CA pair
 // (reachability, loops, credit loops, up/down, minimality) and the worst
 // contention a permutation can meet on them (audit.h). The tables come from
 // OpenSM's opensm-lfts.dump or ibroute / dump_lfts output, or from routing
@@ -8,14 +9,14 @@
 // and `--schemes S,..` add more sets, each audited on its own and shown side
 // by side with the first (report/compare.h).
 // Exit status: 0 the tables are sound, 1 unreachable pairs or (credit)
-// loops in any set, 2 bad input. The summary goes to stdout, progress to stderr.
+// loops in any set, 2 bad input. The summary goes to stdout (unless --json -
+// takes it), progress to stderr when it is a terminal.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <fstream>
 #include <map>
 #include <memory>
 #include <string>
@@ -23,8 +24,8 @@
 #include <vector>
 
 #include "audit/audit.h"
-#include "audit_progress.h"
 #include "audit_tables.h"
+#include "cli_common.h"
 #include "commands.h"
 #include "core/netfile.h"
 #include "detect/detect.h"
@@ -57,16 +58,6 @@ struct SetAudit {
 bool sound(const SetAudit& audit) {
   const Correctness& c = audit.correctness;
   return c.unreachable == 0 && c.loops == 0 && c.credit_loops == 0;
-}
-
-// A fat-tree family without deviations: an optimal routing reaches contention
-// 1 on every permutation there, so the worst case is the oblivious ratio.
-bool full_fat_tree(const Detection& detection) {
-  if (detection.degraded()) return false;
-  return std::ranges::any_of(detection.families, [](const FamilyMatch& family) {
-    return family.family == Family::kFtree || family.family == Family::kKary || family.family == Family::kClos2 ||
-           family.family == Family::kPgft;
-  });
 }
 
 bool nonblocking(const Contention& contention) { return contention.worst_case <= 1 + 1e-9; }
@@ -145,7 +136,7 @@ void print_summary(const Fabric& fabric, const Detection& detection, const Table
                                   fabric.node(contention.witness[i].second).display_name()));
   fmt::print("witness ({} of {} pairs): {}\n", witness.size(), contention.witness.size(), fmt::join(witness, ", "));
   fmt::print("nonblocking: {}\n", nonblocking(contention) ? "yes" : "no");
-  if (full_fat_tree(detection))
+  if (optu_is_baseload(detection))
     fmt::print("oblivious ratio: {:g} (full fat-tree: OPTU = baseload, Corollary 1)\n", contention.worst_case);
   else
     fmt::print("oblivious ratio: n/a (not a full fat-tree, the optimum is not known)\n");
@@ -182,12 +173,12 @@ void print_patterns(const Detection& detection, const std::vector<TableSet>& set
 ComparedSet compared_set(const Detection& detection, const TableSet& set, const SetAudit& audit) {
   ComparedSet out{set.label, set.origin, set.lids.lmc, describe(set.offsets), set.warnings, audit.correctness,
                   audit.contention.worst_case, audit.contention.exact, {}, audit.patterns};
-  if (full_fat_tree(detection)) out.oblivious_ratio = audit.contention.worst_case;
+  if (optu_is_baseload(detection)) out.oblivious_ratio = audit.contention.worst_case;
   return out;
 }
 
 nlohmann::json fabric_json(const std::string& topology, const Detection& detection) {
-  return {{"topology", topology}, {"family", family_summary(detection)}, {"full_fat_tree", full_fat_tree(detection)}};
+  return {{"topology", topology}, {"family", family_summary(detection)}, {"full_fat_tree", optu_is_baseload(detection)}};
 }
 
 // The primary set in full.
@@ -215,12 +206,12 @@ nlohmann::json audit_json(const Fabric& fabric, const Detection& detection, cons
       {"nonblocking", nonblocking(contention)},
       {"notes", contention.notes},
   });
-  if (full_fat_tree(detection)) {
+  if (optu_is_baseload(detection)) {
     out["oblivious_ratio"] = contention.worst_case;
   } else {
     out["oblivious_ratio"] = nullptr;
-    out["oblivious_ratio_note"] = "not a full fat-tree (ftree, kary, clos2 or pgft without deviations): the optimal "
-                                  "worst case is not known here";
+    out["oblivious_ratio_note"] = "not a full fat-tree (PGFT labels, no deviations, as much capacity up as down at "
+                                  "every level): the optimal worst case is not known here";
   }
   auto channel = [&](PortRef port) {
     const Node& sw = fabric.node(port.node);
@@ -268,7 +259,7 @@ std::string audit_page(const Fabric& fabric, const Detection& detection, const A
   if (has_primary) {
     data.tables = tables_line(sets.front());
     data.warnings = sets.front().warnings;
-    if (full_fat_tree(detection)) data.oblivious_ratio = audits.front().contention.worst_case;
+    if (optu_is_baseload(detection)) data.oblivious_ratio = audits.front().contention.worst_case;
   } else {
     data.tables = fmt::format("{} sets compared", sets.size());
   }
@@ -326,18 +317,10 @@ Status check_options(const TableSources& sources) {
   return Status::Ok();
 }
 
-bool write_file(const std::string& path, const std::string& text) {
-  std::ofstream out(path);
-  return static_cast<bool>(out << text);
-}
-
 // Runs the whole audit; returns the exit code.
 int run(const AuditOptions& options) {
-  auto bad_input = [](const Status& status) {
-    fmt::print(stderr, "ftclos audit: {}\n", status.message());
-    return 2;
-  };
-  Progress progress;
+  auto bad_input = [](const Status& status) { return cli::bad_input("audit", status); };
+  Progress progress("audit");
   const TableSources& sources = options.sources;
   if (Status status = check_options(sources); !status.ok()) return bad_input(status);
   Result<Fabric> fabric = read_netfile(options.topology);
@@ -356,22 +339,25 @@ int run(const AuditOptions& options) {
     audits.push_back(std::move(*audit));
   }
 
-  if (sources.has_primary())
-    print_summary(*fabric, detection, sets->front(), audits.front());
-  else
-    fmt::print("{}", fabric_line(*fabric, detection));
-  if (sources.comparing()) print_comparison(*sets, sources.has_primary(), compared);
-  print_patterns(detection, *sets, audits);
+  if (options.json != "-") {
+    if (sources.has_primary())
+      print_summary(*fabric, detection, sets->front(), audits.front());
+    else
+      fmt::print("{}", fabric_line(*fabric, detection));
+    if (sources.comparing()) print_comparison(*sets, sources.has_primary(), compared);
+    print_patterns(detection, *sets, audits);
+  }
   if (!options.json.empty()) {
     nlohmann::json document = sources.has_primary()
                                   ? audit_json(*fabric, detection, options.topology, sets->front(), audits.front())
                                   : fabric_json(options.topology, detection);
     if (sources.comparing()) document["compare"] = comparison_json(compared);
-    if (!write_file(options.json, document.dump(2) + "\n"))
-      return bad_input(Status::Error(fmt::format("cannot write {}", options.json)));
+    if (Status status = write_output(options.json, document.dump(2) + "\n"); !status.ok()) return bad_input(status);
   }
-  if (!options.html.empty() && !write_file(options.html, audit_page(*fabric, detection, options, *sets, audits, compared)))
-    return bad_input(Status::Error(fmt::format("cannot write {}", options.html)));
+  if (!options.html.empty())
+    if (Status status = write_output(options.html, audit_page(*fabric, detection, options, *sets, audits, compared));
+        !status.ok())
+      return bad_input(status);
   return std::ranges::all_of(audits, sound) ? 0 : 1;
 }
 
@@ -382,7 +368,7 @@ void add_audit(CLI::App& app) {
   TableSources& sources = options->sources;
   CLI::App* sub = app.add_subcommand(
       "audit", "Audit forwarding tables: reachability, loops, credit loops, worst-case contention");
-  sub->add_option("TOPO", options->topology, "Fabric in ibnetdiscover / ibsim net-file format")->required();
+  add_topology(*sub, options->topology);
   sub->add_option("LFT", sources.lft_files,
                   "opensm-lfts.dump or ibroute / dump_lfts output (format detected per block; several allowed)");
   CLI::Option* path_bits = sub->add_option("--pathbits", sources.offsets.path_bits,
@@ -395,23 +381,27 @@ void add_audit(CLI::App& app) {
   offset->excludes(all_offsets);
   sub->add_option("--guid2lid", sources.guid2lid,
                   "OpenSM's guid2lid or opensm-subnet.lst: the LIDs to check against");
-  sub->add_option("--json", options->json, "Also write the results as JSON to this file");
+  add_json(*sub, options->json);
   sub->add_option("--html", options->html, "Also write a self-contained HTML report (heatmaps, histograms) to this file");
-  sub->add_option("--scheme", sources.scheme, "Instead of LFT files, route the topology with this scheme");
+  CLI::Option* scheme = add_scheme(*sub, sources.scheme, "Instead of LFT files, route the topology with this scheme");
   sub->add_option("--compare", sources.compare_files,
                   "Also audit these LFT files, one whole set each, and compare every set in one table");
-  sub->add_option("--schemes", sources.schemes,
-                  "Also route the topology with these schemes (comma-separated), each on its own path bits, and "
-                  "compare every set in one table")
-      ->delimiter(',');
-  sub->add_option("--lmc", sources.lmc,
-                  "LMC for --scheme (default 0) and --schemes (default: what each scheme needs)")
-      ->check(CLI::Range(0, 7));
+  add_schemes(*sub, sources.schemes,
+              "Also route the topology with these schemes (comma-separated), each on its own path bits, and compare "
+              "every set in one table");
+  add_lmc(*sub, sources.lmc, "LMC for --scheme (default 0) and --schemes (default: what each scheme needs)");
   sub->add_option("--pattern", options->patterns,
                   "Also load the tables with traffic pattern NAME[:params] (repeatable; names as in `ftclos patterns`)");
   sub->add_option("--instances", options->instances, "Instances per random pattern (default 32)");
-  sub->add_option("--seed", options->seed, "Seed of the random patterns (default 1)");
-  sub->callback([options] { set_exit_code(run(*options)); });
+  sub->add_option("--seed", options->seed, "Seed of the random patterns (default 1)")->check(kNonNegative);
+  sub->callback([options, scheme] {
+    // --scheme auto is the default only where no other tables are given.
+    TableSources& sources = options->sources;
+    if (scheme->count() == 0 &&
+        (!sources.lft_files.empty() || !sources.compare_files.empty() || !sources.schemes.empty()))
+      sources.scheme.clear();
+    set_exit_code(run(*options));
+  });
 }
 
 }  // namespace ftclos::cli

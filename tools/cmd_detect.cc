@@ -1,9 +1,10 @@
-// ftclos detect FILE [--json]: what family the fabric is, with coordinates
-// and deviations.
+// ftclos detect TOPO [--json FILE]: what family the fabric is, with
+// coordinates and deviations; the summary on stdout unless the JSON goes there.
 #include <cstdio>
 #include <iostream>
 #include <memory>
 
+#include "cli_common.h"
 #include "commands.h"
 #include "core/netfile.h"
 #include "detect/detect.h"
@@ -15,24 +16,20 @@ namespace ftclos::cli {
 void add_detect(CLI::App& app) {
   struct Options {
     std::string file;
-    bool json = false;
+    std::string json;  // empty: none
   };
   auto options = std::make_shared<Options>();
   CLI::App* sub = app.add_subcommand("detect", "Recognize the fabric family, label every node, list deviations");
-  sub->add_option("FILE", options->file, "Fabric in ibnetdiscover / ibsim net-file format")->required();
-  sub->add_flag("--json", options->json, "Print JSON instead of the summary");
+  add_topology(*sub, options->file);
+  add_json(*sub, options->json);
   sub->callback([options] {
     Result<Fabric> fabric = read_netfile(options->file);
-    if (!fabric.ok()) {
-      std::cerr << "ftclos detect: " << fabric.status().message() << "\n";
-      set_exit_code(2);
-      return;
-    }
+    if (!fabric.ok()) return set_exit_code(bad_input("detect", fabric.status()));
     const Detection detection = detect(*fabric);
-    if (options->json)
-      std::cout << detection_json(*fabric, detection).dump(2) << "\n";
-    else
-      std::cout << detection_summary(*fabric, detection);
+    if (options->json != "-") std::cout << detection_summary(*fabric, detection) << std::flush;
+    if (!options->json.empty())
+      if (Status status = write_output(options->json, detection_json(*fabric, detection).dump(2) + "\n"); !status.ok())
+        return set_exit_code(bad_input("detect", status));
     set_exit_code(detection.families.empty() ? 1 : 0);
   });
 }

@@ -5,11 +5,11 @@
 #include <fmt/ranges.h>
 
 #include <cstdio>
-#include <fstream>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "cli_common.h"
 #include "commands.h"
 #include "core/netfile.h"
 #include "detect/common_ancestor.h"
@@ -22,7 +22,7 @@ struct GenOptions {
   int n = 0, m = 0, r = 0, ports = 0, levels = 0, k = 0, h = 0, radix = 0, leaves = 0;
   std::vector<int> pgft_m, pgft_w, pgft_p;
   Degradation degradation;
-  std::string output;  // empty: stdout
+  std::string output = "-";  // '-': stdout
 };
 
 int cable_count(const Fabric& fabric) {
@@ -43,11 +43,8 @@ int finish(const std::string& family, Result<Fabric> fabric, const GenOptions& o
     fmt::print(stderr, "ftclos gen: {}\n", removed.status().message());
     return 2;
   }
-  const std::string text = write_netfile(*fabric);
-  if (options.output.empty()) {
-    fmt::print("{}", text);
-  } else if (std::ofstream out(options.output); !(out << text)) {
-    fmt::print(stderr, "ftclos gen: cannot write {}\n", options.output);
+  if (Status status = write_output(options.output, write_netfile(*fabric)); !status.ok()) {
+    fmt::print(stderr, "ftclos gen: {}\n", status.message());
     return 1;
   }
   std::string ancestors;
@@ -64,11 +61,14 @@ int finish(const std::string& family, Result<Fabric> fabric, const GenOptions& o
 // A family subcommand with the options every family takes.
 CLI::App* add_family(CLI::App& gen, const std::string& name, const std::string& help, GenOptions& options) {
   CLI::App* family = gen.add_subcommand(name, help);
-  family->add_option("--fail-links", options.degradation.fail_links, "remove this many random switch cables");
-  family->add_option("--seed", options.degradation.seed, "seed of every random choice (default 1)");
+  family->add_option("--fail-links", options.degradation.fail_links, "remove this many random switch cables")
+      ->check(kNonNegative);
+  family->add_option("--seed", options.degradation.seed, "seed of every random choice (default 1)")
+      ->check(kNonNegative);
   family->add_option("--hosts-per-leaf", options.degradation.hosts_per_leaf,
-                     "keep only the first H hosts of every leaf");
-  family->add_option("-o,--output", options.output, "net file to write (default: stdout)");
+                     "keep only the first H hosts of every leaf")
+      ->check(kNonNegative);
+  family->add_option("-o,--output", options.output, "net file to write ('-', the default: stdout)");
   return family;
 }
 

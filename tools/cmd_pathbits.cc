@@ -1,4 +1,4 @@
-// `ftclos pathbits FILE --scheme NAME [--lmc L]`: the path bits a scheme
+// `ftclos pathbits TOPO [--scheme NAME] [--lmc L]`: the path bits a scheme
 // gives every CA port, one `0x<port GUID> <bits>` line each, on stdout.
 #include <fmt/format.h>
 
@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 
+#include "cli_common.h"
 #include "commands.h"
 #include "core/netfile.h"
 #include "route/path_bits.h"
@@ -23,10 +24,7 @@ struct PathBitsOptions {
 // Returns the exit code.
 int run(const PathBitsOptions& options) {
   Result<Fabric> fabric = read_netfile(options.file);
-  if (!fabric.ok()) {
-    fmt::print(stderr, "ftclos pathbits: {}\n", fabric.status().message());
-    return 2;
-  }
+  if (!fabric.ok()) return bad_input("pathbits", fabric.status());
   bool bad_input = false;
   Result<RoutedFabric> routed = route_fabric(*fabric, options.scheme, options.lmc, &bad_input);
   if (!routed.ok()) {
@@ -42,9 +40,9 @@ int run(const PathBitsOptions& options) {
 void add_pathbits(CLI::App& app) {
   auto options = std::make_shared<PathBitsOptions>();
   CLI::App* sub = app.add_subcommand("pathbits", "Print the path bits a scheme gives every CA port");
-  sub->add_option("FILE", options->file, "Fabric in ibnetdiscover / ibsim net-file format")->required();
-  sub->add_option("--scheme", options->scheme, "Routing scheme (auto, dmodk, updown, ...)")->required();
-  sub->add_option("--lmc", options->lmc, "LMC the subnet runs with (default 0)")->check(CLI::Range(0, 7));
+  add_topology(*sub, options->file);
+  add_scheme(*sub, options->scheme, "Routing scheme");
+  add_lmc(*sub, options->lmc, "LMC the subnet runs with (default 0)");
   sub->callback([options] { set_exit_code(run(*options)); });
 }
 

@@ -1,4 +1,4 @@
-// `ftclos patterns TOPO --scheme S[,S2..] [--lmc L] --pattern NAME[:params]...
+// `ftclos patterns TOPO [--schemes S[,S2..]] [--lmc L] --pattern NAME[:params]...
 // [--instances N] [--seed S] [--offset K | --all-offsets]`: how the traffic
 // patterns of Yuan et al. §VI (and the classic permutations) load a fabric
 // routed by each scheme: mean performance ratio MLOAD/OPTU with its range,
@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "cli_common.h"
 #include "commands.h"
 #include "core/netfile.h"
 #include "detect/detect.h"
@@ -23,7 +24,7 @@ namespace {
 
 struct PatternsOptions {
   std::string file;
-  std::vector<std::string> schemes;
+  std::vector<std::string> schemes{"auto"};
   int lmc = -1;  // -1: what each scheme needs
   std::vector<std::string> patterns;
   int instances = 0;
@@ -118,14 +119,13 @@ void add_patterns(CLI::App& app) {
   std::string help = "Traffic pattern NAME[:params], repeatable:";
   for (const PatternHelp& pattern : pattern_help()) help += fmt::format("\n  {:<20} {}", pattern.usage, pattern.what);
   CLI::App* sub = app.add_subcommand("patterns", "Performance ratios of traffic patterns under routing schemes");
-  sub->add_option("TOPO", options->file, "Fabric in ibnetdiscover / ibsim net-file format")->required();
-  sub->add_option("--scheme", options->schemes, "Routing schemes, comma-separated")->required()->delimiter(',');
-  sub->add_option("--lmc", options->lmc, "LMC (default: what each scheme needs, as far as the LIDs allow)")
-      ->check(CLI::Range(0, 7));
+  add_topology(*sub, options->file);
+  add_schemes(*sub, options->schemes, "Routing schemes to compare, comma-separated (default auto)");
+  add_lmc(*sub, options->lmc, "LMC (default: what each scheme needs, as far as the LIDs allow)");
   sub->add_option("--pattern", options->patterns, help)->required();
   sub->add_option("--instances", options->instances, "Instances per random pattern (default 32, as in §VI)")
       ->check(CLI::PositiveNumber);
-  sub->add_option("--seed", options->seed, "Seed of the random instances (default 1)");
+  sub->add_option("--seed", options->seed, "Seed of the random instances (default 1)")->check(kNonNegative);
   CLI::Option* offset =
       sub->add_option("--offset", options->offset, "Every source uses this LID offset")->check(CLI::Range(0, 127));
   sub->add_flag("--all-offsets", options->all_offsets, "Every source splits its traffic over all offsets")

@@ -1,4 +1,4 @@
-// `ftclos route FILE --scheme NAME [--lmc L] [-o DUMP] [--pathbits FILE]`:
+// `ftclos route TOPO [--scheme NAME] [--lmc L] [-o DUMP] [--pathbits FILE]`:
 // route a fabric and write its LFTs as an opensm-lfts.dump (OpenSM's `file`
 // routing engine loads it). The summary goes to stderr so the dump can go
 // to stdout.
@@ -6,10 +6,10 @@
 
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 #include <memory>
 #include <string>
 
+#include "cli_common.h"
 #include "commands.h"
 #include "core/netfile.h"
 #include "detect/summary.h"
@@ -24,7 +24,7 @@ struct RouteOptions {
   std::string file;
   std::string scheme;
   int lmc = 0;
-  std::string output;     // empty: stdout
+  std::string output = "-";  // '-': stdout
   std::string path_bits;  // empty: not written
 };
 
@@ -32,11 +32,6 @@ using Clock = std::chrono::steady_clock;
 
 double milliseconds_since(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
-
-bool write_file(const std::string& path, const std::string& text) {
-  std::ofstream out(path);
-  return static_cast<bool>(out << text);
 }
 
 void print_summary(const RoutedFabric& routed, const RouteOptions& options, double total_ms) {
@@ -57,25 +52,18 @@ void print_summary(const RoutedFabric& routed, const RouteOptions& options, doub
 int run(const RouteOptions& options) {
   const Clock::time_point start = Clock::now();
   Result<Fabric> fabric = read_netfile(options.file);
-  if (!fabric.ok()) {
-    fmt::print(stderr, "ftclos route: {}\n", fabric.status().message());
-    return 2;
-  }
+  if (!fabric.ok()) return bad_input("route", fabric.status());
   bool bad_input = false;
   Result<RoutedFabric> routed = route_fabric(*fabric, options.scheme, options.lmc, &bad_input);
   if (!routed.ok()) {
     fmt::print(stderr, "ftclos route: {}\n", routed.status().message());
     return bad_input ? 2 : 1;
   }
-  const std::string dump = write_lft_dump(*fabric, routed->lids, routed->routing.lfts);
-  if (options.output.empty()) {
-    fmt::print("{}", dump);
-  } else if (!write_file(options.output, dump)) {
-    fmt::print(stderr, "ftclos route: cannot write {}\n", options.output);
-    return 1;
-  }
-  if (!options.path_bits.empty() && !write_file(options.path_bits, write_path_bits(*fabric, routed->routing))) {
-    fmt::print(stderr, "ftclos route: cannot write {}\n", options.path_bits);
+  Status written = write_output(options.output, write_lft_dump(*fabric, routed->lids, routed->routing.lfts));
+  if (written.ok() && !options.path_bits.empty())
+    written = write_output(options.path_bits, write_path_bits(*fabric, routed->routing));
+  if (!written.ok()) {
+    fmt::print(stderr, "ftclos route: {}\n", written.message());
     return 1;
   }
   print_summary(*routed, options, milliseconds_since(start));
@@ -87,10 +75,10 @@ int run(const RouteOptions& options) {
 void add_route(CLI::App& app) {
   auto options = std::make_shared<RouteOptions>();
   CLI::App* sub = app.add_subcommand("route", "Route a fabric and write its LFTs as an opensm-lfts.dump");
-  sub->add_option("FILE", options->file, "Fabric in ibnetdiscover / ibsim net-file format")->required();
-  sub->add_option("--scheme", options->scheme, "Routing scheme (auto, dmodk, updown, ...)")->required();
-  sub->add_option("--lmc", options->lmc, "LMC the subnet runs with (default 0)")->check(CLI::Range(0, 7));
-  sub->add_option("-o,--output", options->output, "Dump file to write (default: stdout)");
+  add_topology(*sub, options->file);
+  add_scheme(*sub, options->scheme, "Routing scheme");
+  add_lmc(*sub, options->lmc, "LMC the subnet runs with (default 0)");
+  sub->add_option("-o,--output", options->output, "Dump file to write ('-', the default: stdout)");
   sub->add_option("--pathbits", options->path_bits, "Also write every CA's path bits to this file");
   sub->callback([options] { set_exit_code(run(*options)); });
 }

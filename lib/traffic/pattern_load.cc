@@ -292,9 +292,16 @@ std::vector<int> pattern_hosts(const Fabric& fabric) {
   return hosts;
 }
 
+bool optu_is_baseload(const Detection& detection) {
+  if (!detection.xgft || detection.degraded()) return false;
+  const XgftShape& s = detection.xgft->shape;
+  for (int l = 1; l < s.h; ++l)
+    if (s.w[l] * s.p[l] < s.m[l - 1] * s.p[l - 1]) return false;
+  return true;
+}
+
 OptuBasis optu_basis(const Detection& detection) {
-  const bool fat_tree = detection.find(Family::kFtree) || detection.find(Family::kKary);
-  return fat_tree && !detection.degraded() ? OptuBasis::kBaseload : OptuBasis::kLowerBound;
+  return optu_is_baseload(detection) ? OptuBasis::kBaseload : OptuBasis::kLowerBound;
 }
 
 ChannelLoads channel_loads(LoadPlan& plan, const TrafficMatrix& tm, const std::vector<int>& hosts) {

@@ -44,7 +44,15 @@ enum class OptuBasis : uint8_t {
 /// The CAs in fabric order: pattern host number i is hosts[i].
 std::vector<int> pattern_hosts(const Fabric& fabric);
 
-/// Whether Corollary 1 gives OPTU exactly: an intact FT(m,n) or k-ary n-tree.
+/// Whether OPTU = baseload for every matrix: on a full fat-tree, i.e. one
+/// with PGFT labels, no deviations, and at every switch level as much
+/// capacity up as down (w_l p_l >= m_{l-1} p_{l-1}), where spreading each
+/// flow evenly over all parents loads no channel above baseload (Yuan et
+/// al.'s Corollary 1 on FT(m,n); clos2 with m >= n and k-ary n-trees alike).
+/// Then the worst-case contention of the auditor is the oblivious ratio too.
+bool optu_is_baseload(const Detection& detection);
+
+/// kBaseload where optu_is_baseload, else kLowerBound.
 OptuBasis optu_basis(const Detection& detection);
 
 /// One traffic matrix on one set of tables.

@@ -54,8 +54,8 @@ for entry in "${cases[@]}"; do
   timeout 120 bash -c "$(declare -f sim_run); UMAD2SIM=$UMAD2SIM sim_run $sock '$(first_ca "$net")' ibnetdiscover" \
     >"$work/$name.disc" 2>"$work/$name.disc.err"
   stop_ibsim "${IBSIM_PIDS[-1]}"
-  "$FTCLOS" detect --json "$net" >"$work/$name.file.json" || true
-  "$FTCLOS" detect --json "$work/$name.disc" >"$work/$name.disc.json" || true
+  "$FTCLOS" detect "$net" --json - >"$work/$name.file.json" || true
+  "$FTCLOS" detect "$work/$name.disc" --json - >"$work/$name.disc.json" || true
   summarize "$work/$name.file.json" >"$work/$name.file.sum"
   summarize "$work/$name.disc.json" >"$work/$name.disc.sum"
   family=$(python3 -c 'import json,sys; f=json.load(open(sys.argv[1]))["families"][0]; print(f["name"], f["params"])' "$work/$name.file.json")

@@ -27,7 +27,7 @@ schemes=(auto:0 auto:2 dmodk:0 updown:0 osrm:2 mlid:2 nonblocking:2 multipath:2 
 for net in topos/*.net; do
   f=$(basename "$net" .net)
   run "$f.detect" "$ftclos" detect "$net"
-  run "$f.detect-json" "$ftclos" detect "$net" --json
+  run "$f.detect-json" "$ftclos" detect "$net" --json -
   for s in "${schemes[@]}"; do
     scheme=${s%:*} lmc=${s#*:}
     tag="$f.$scheme-lmc$lmc"
@@ -39,5 +39,5 @@ for net in topos/*.net; do
   done
   run "$f.audit-scheme" "$ftclos" audit "$net" --scheme dmodk --html "$f.audit.html"
   run "$f.audit-compare" "$ftclos" audit "$net" --schemes dmodk,updown --pattern shift:1 --instances 2
-  run "$f.patterns" "$ftclos" patterns "$net" --scheme dmodk,updown --pattern ring --pattern hypercube --instances 4
+  run "$f.patterns" "$ftclos" patterns "$net" --schemes dmodk,updown --pattern ring --pattern hypercube --instances 4
 done

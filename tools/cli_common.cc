@@ -1,0 +1,83 @@
+#include "cli_common.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+
+#include "core/files.h"
+#include "route/routing.h"
+
+namespace ftclos::cli {
+namespace {
+
+bool g_quiet = false;
+
+double seconds_now() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// A name of the scheme table; the error names the closest one.
+const CLI::Validator kSchemeName(
+    [](std::string& name) {
+      Result<std::unique_ptr<Scheme>> scheme = make_scheme(name);
+      return scheme.ok() ? std::string() : scheme.status().message();
+    },
+    "SCHEME");
+
+std::string scheme_help(const std::string& what) {
+  return fmt::format("{} ({}; `ftclos schemes` says what each does)", what, fmt::join(scheme_names(), ", "));
+}
+
+}  // namespace
+
+const CLI::Validator kNonNegative(
+    [](std::string& value) { return value.starts_with('-') ? "must not be negative, got " + value : std::string(); },
+    "NONNEGATIVE");
+
+CLI::Option* add_topology(CLI::App& app, std::string& topology) {
+  return app.add_option("TOPO", topology, "Fabric in ibnetdiscover / ibsim net-file format")->required();
+}
+
+CLI::Option* add_scheme(CLI::App& app, std::string& scheme, const std::string& what) {
+  scheme = "auto";
+  return app.add_option("--scheme", scheme, scheme_help(what) + ", default auto")
+      ->check(kSchemeName);
+}
+
+CLI::Option* add_schemes(CLI::App& app, std::vector<std::string>& schemes, const std::string& what) {
+  return app.add_option("--schemes", schemes, scheme_help(what))->delimiter(',')->check(kSchemeName);
+}
+
+CLI::Option* add_lmc(CLI::App& app, int& lmc, const std::string& what) {
+  return app.add_option("--lmc", lmc, what)->check(CLI::Range(0, 7));
+}
+
+CLI::Option* add_json(CLI::App& app, std::string& path) {
+  return app.add_option("--json", path, "Also write the results as JSON to FILE ('-' for stdout)")->type_name("FILE");
+}
+
+Status write_output(const std::string& path, const std::string& text) {
+  if (path != "-") return write_file(path, text);
+  if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0)
+    return Status::Error("cannot write to stdout");
+  return Status::Ok();
+}
+
+int bad_input(const std::string& command, const Status& status) {
+  fmt::print(stderr, "ftclos {}: {}\n", command, status.message());
+  return 2;
+}
+
+void set_quiet(bool quiet) { g_quiet = quiet; }
+
+Progress::Progress(std::string command) : command_(std::move(command)), start_(seconds_now()) {}
+
+void Progress::stage(const std::string& what) {
+  if (g_quiet || !isatty(STDERR_FILENO)) return;
+  fmt::print(stderr, "ftclos {}: {} ({:.1f} s)\n", command_, what, seconds_now() - start_);
+}
+
+}  // namespace ftclos::cli

@@ -1,0 +1,51 @@
+// What every subcommand spells the same way: the topology argument, --scheme
+// (default auto) and --schemes, --lmc, --json FILE ('-' for stdout), one
+// output writer, and progress lines that only a terminal sees (-q silences
+// them).
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <string>
+#include <vector>
+
+#include "core/status.h"
+
+namespace ftclos::cli {
+
+/// The positional fabric argument, TOPO in every subcommand.
+CLI::Option* add_topology(CLI::App& app, std::string& topology);
+/// --scheme NAME, checked against the scheme table, default auto.
+CLI::Option* add_scheme(CLI::App& app, std::string& scheme, const std::string& what);
+/// --schemes NAME,NAME,..: several schemes, each checked.
+CLI::Option* add_schemes(CLI::App& app, std::vector<std::string>& schemes, const std::string& what);
+/// --lmc L (0-7).
+CLI::Option* add_lmc(CLI::App& app, int& lmc, const std::string& what);
+/// Refuses a negative number (CLI11 would wrap it into an unsigned option).
+extern const CLI::Validator kNonNegative;
+
+/// --json FILE, '-' for stdout.
+CLI::Option* add_json(CLI::App& app, std::string& path);
+
+/// Writes `text` to `path`, or to stdout when it is "-".
+Status write_output(const std::string& path, const std::string& text);
+
+/// Prints "ftclos CMD: what" on stderr and returns 2, the exit status of bad input.
+int bad_input(const std::string& command, const Status& status);
+
+/// -q: no progress lines.
+void set_quiet(bool quiet);
+
+/// Stage lines of a long run ("ftclos audit: what (1.2 s)") on stderr, only
+/// when stderr is a terminal and -q is not given.
+class Progress {
+ public:
+  explicit Progress(std::string command);
+  void stage(const std::string& what);
+
+ private:
+  std::string command_;
+  double start_;
+};
+
+}  // namespace ftclos::cli

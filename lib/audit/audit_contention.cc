@@ -499,20 +499,37 @@ std::vector<std::pair<int, int>> witness_pairs(const Bipartite& g, const Solutio
 
 }  // namespace
 
-Contention worst_case_contention(const AuditInput& input) {
-  const Senders senders = group_senders(input);
-  const ChannelIndex channels(input.fabric);
-  const bool weighted = input.offsets.mode == OffsetChoice::Mode::kAllOffsets;
-  const double scale = weighted ? input.lids.lids_per_ca() : 1.0;
-  SetStore store(static_cast<int>(senders.groups.size()));
-  const long destinations = static_cast<long>(senders.cas.size());
+namespace {
 
-  // Pass 1: tallies of (channel, class, destinations), merged per channel.
-  const int workers = worker_count(destinations);
+// What the steps share: the senders, the channel numbering, the store of
+// source sets and whether pairs are weighted by their offsets.
+struct ContentionRun {
+  const AuditInput& input;
+  const Senders senders;
+  const ChannelIndex channels;
+  const bool weighted;
+  const double scale;
+  SetStore store;
+
+  explicit ContentionRun(const AuditInput& in)
+      : input(in),
+        senders(group_senders(in)),
+        channels(in.fabric),
+        weighted(in.offsets.mode == OffsetChoice::Mode::kAllOffsets),
+        scale(weighted ? in.lids.lids_per_ca() : 1.0),
+        store(static_cast<int>(senders.groups.size())) {}
+
+  long destinations() const { return static_cast<long>(senders.cas.size()); }
+};
+
+// Tallies of (channel, class, destinations) over every destination, merged
+// per (channel, class) and sorted by channel.
+std::vector<Tally> tally(ContentionRun& run) {
+  const int workers = worker_count(run.destinations());
   std::vector<std::vector<Tally>> shares(workers);
-  for_each_block(destinations, workers, [&](int w, long begin, long end) {
-    Collector collector(input, senders, channels, store, -1);
-    for (long i = begin; i < end; ++i) collector.add_destination(senders.cas[i]);
+  for_each_block(run.destinations(), workers, [&](int w, long begin, long end) {
+    Collector collector(run.input, run.senders, run.channels, run.store, -1);
+    for (long i = begin; i < end; ++i) collector.add_destination(run.senders.cas[i]);
     shares[w] = collector.finish();
   });
   std::vector<Tally> tallies;
@@ -530,29 +547,32 @@ Contention worst_case_contention(const AuditInput& input) {
     }
   }
   tallies.resize(merged);
+  return tallies;
+}
+
+// The matching of every channel with traffic: out.links, the worst channel
+// and its value, and the notes on weights and bounds.
+void match(ContentionRun& run, const std::vector<Tally>& tallies, Contention& out) {
   std::vector<size_t> starts;  // per channel with traffic: its first tally; then the end
   for (size_t i = 0; i < tallies.size(); ++i)
     if (i == 0 || tallies[i].channel != tallies[i - 1].channel) starts.push_back(i);
   starts.push_back(tallies.size());
-
-  // Pass 2: the matching of every channel.
   const long loaded = static_cast<long>(starts.size()) - 1;
-  Contention out;
   out.links.resize(loaded);
   std::vector<long> values(loaded, 0);
   std::vector<char> exact(loaded, 1);
   for_each_block(loaded, worker_count(loaded), [&](int, long begin, long end) {
-    ChannelGraphs graphs(store, senders);
+    ChannelGraphs graphs(run.store, run.senders);
     std::vector<int> groups;
     for (long i = begin; i < end; ++i) {
       LinkLoad& link = out.links[i];
-      link.channel = channels.at(tallies[starts[i]].channel);
-      link.level = input.levels.of[link.channel.node];
+      link.channel = run.channels.at(tallies[starts[i]].channel);
+      link.level = run.input.levels.of[link.channel.node];
       const Bipartite g = graphs.build({tallies.begin() + starts[i], tallies.begin() + starts[i + 1]}, link, groups);
-      const Solution solution = solve(g, weighted);
+      const Solution solution = solve(g, run.weighted);
       values[i] = solution.value;
       exact[i] = solution.exact;
-      link.matching = solution.value / scale;
+      link.matching = solution.value / run.scale;
     }
   });
   long worst = -1;
@@ -567,18 +587,20 @@ Contention worst_case_contention(const AuditInput& input) {
                           "min(sum over sources, sum over destinations, of the heaviest pair weight)");
     }
   }
-  if (weighted)
+  if (run.weighted)
     out.notes.push_back(fmt::format("weighted: a pair counts (its offsets crossing the channel) / {} per channel",
-                                    input.lids.lids_per_ca()));
-  if (worst <= 0) return out;
-  out.worst_case = worst / scale;
+                                    run.input.lids.lids_per_ca()));
+  if (worst > 0) out.worst_case = worst / run.scale;
+}
 
-  // The witness: which destinations each class of the worst channel holds, then a matching of actual CAs.
-  const int watch = channels.of(out.worst_link);
-  std::vector<std::vector<std::pair<int, int>>> found(worker_count(destinations));
-  for_each_block(destinations, static_cast<int>(found.size()), [&](int w, long begin, long end) {
-    Collector collector(input, senders, channels, store, watch);
-    for (long i = begin; i < end; ++i) collector.add_destination(senders.cas[i]);
+// A permutation reaching the worst case: which destinations each class of the
+// worst channel holds, then a matching of actual CAs.
+std::vector<std::pair<int, int>> witness(ContentionRun& run, const std::vector<Tally>& tallies, PortRef worst_link) {
+  const int watch = run.channels.of(worst_link);
+  std::vector<std::vector<std::pair<int, int>>> found(worker_count(run.destinations()));
+  for_each_block(run.destinations(), static_cast<int>(found.size()), [&](int w, long begin, long end) {
+    Collector collector(run.input, run.senders, run.channels, run.store, watch);
+    for (long i = begin; i < end; ++i) collector.add_destination(run.senders.cas[i]);
     found[w] = collector.watched();
   });
   const auto first = std::ranges::lower_bound(tallies, watch, {}, &Tally::channel);
@@ -601,12 +623,23 @@ Contention worst_case_contention(const AuditInput& input) {
     ordered.push_back(classes[c]);
     ordered_destinations.push_back(std::move(class_destinations[c]));
   }
-  ChannelGraphs graphs(store, senders);
+  ChannelGraphs graphs(run.store, run.senders);
   LinkLoad scratch;
   std::vector<int> groups;
   const Bipartite g = graphs.build(ordered, scratch, groups);
-  const Solution solution = solve(g, weighted);
-  if (solution.exact) out.witness = witness_pairs(g, solution, groups, senders, ordered_destinations);
+  const Solution solution = solve(g, run.weighted);
+  if (!solution.exact) return {};
+  return witness_pairs(g, solution, groups, run.senders, ordered_destinations);
+}
+
+}  // namespace
+
+Contention worst_case_contention(const AuditInput& input) {
+  ContentionRun run(input);
+  const std::vector<Tally> tallies = tally(run);
+  Contention out;
+  match(run, tallies, out);
+  if (out.worst_case > 0) out.witness = witness(run, tallies, out.worst_link);
   return out;
 }
 

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# One CLI convention: usage errors exit 2 with CLI11's message, --version
+# prints meson's version, --json - puts exactly one JSON document on stdout
+# (the same as --json FILE), progress lines reach a terminal only and -q
+# silences them.
+set -uo pipefail
+FTCLOS=${FTCLOS:?set FTCLOS to the ftclos binary}
+VERSION=${FTCLOS_VERSION:?set FTCLOS_VERSION to the project version}
+net=${FTCLOS_SOURCE_ROOT:?}/ibsim-topos/ft-8-2.net
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failures=0
+fail() { echo "FAIL $*"; failures=$((failures + 1)); }
+
+[ "$("$FTCLOS" --version)" = "ftclos $VERSION" ] || fail "--version: $("$FTCLOS" --version)"
+
+# usage_error NAME ARGS...: exit 2 and a message on stderr, nothing on stdout.
+usage_error() {
+  local name=$1
+  shift
+  "$FTCLOS" "$@" >"$work/out" 2>"$work/err"
+  local rc=$?
+  [ $rc -eq 2 ] || fail "$name: exit $rc, expected 2"
+  [ -s "$work/err" ] || fail "$name: no message"
+  [ ! -s "$work/out" ] || fail "$name: wrote to stdout"
+}
+usage_error "missing topology" route
+usage_error "--lmc 9" route "$net" --lmc 9
+usage_error "unknown scheme" route "$net" --scheme dmodc
+grep -q 'did you mean "dmodk"' "$work/err" || fail "unknown scheme: no suggestion: $(cat "$work/err")"
+usage_error "negative seed" gen ftree --ports 8 --levels 2 --seed -1
+usage_error "unknown option" detect "$net" --colour
+usage_error "unknown subcommand" detcet "$net"
+usage_error "patterns --scheme (now --schemes)" patterns "$net" --scheme dmodk --pattern ring
+
+for command in detect audit; do
+  "$FTCLOS" $command "$net" --json - >"$work/$command-stdout.json" 2>/dev/null
+  python3 -m json.tool "$work/$command-stdout.json" >/dev/null || fail "$command --json -: stdout is not one JSON document"
+  "$FTCLOS" $command "$net" --json "$work/$command-file.json" >"$work/$command-summary.txt" 2>/dev/null
+  cmp -s "$work/$command-stdout.json" "$work/$command-file.json" || fail "$command: --json - and --json FILE differ"
+  [ -s "$work/$command-summary.txt" ] || fail "$command --json FILE: no summary on stdout"
+done
+
+# Progress: on a terminal (script gives the command one), not in a file, not with -q.
+script -qec "'$FTCLOS' audit '$net' --scheme dmodk" /dev/null >"$work/tty.txt" 2>&1
+grep -q "ftclos audit: correctness done" "$work/tty.txt" || fail "no progress lines on a terminal"
+script -qec "'$FTCLOS' -q audit '$net' --scheme dmodk" /dev/null >"$work/tty-q.txt" 2>&1
+! grep -q "ftclos audit: correctness done" "$work/tty-q.txt" || fail "-q: progress lines on a terminal"
+"$FTCLOS" audit "$net" --scheme dmodk >/dev/null 2>"$work/err"
+[ ! -s "$work/err" ] || fail "progress lines went to a file: $(head -1 "$work/err")"
+
+if [ $failures -eq 0 ]; then echo "cli convention: all checks passed"; else exit 1; fi

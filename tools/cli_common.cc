@@ -59,6 +59,10 @@ CLI::Option* add_json(CLI::App& app, std::string& path) {
   return app.add_option("--json", path, "Also write the results as JSON to FILE ('-' for stdout)")->type_name("FILE");
 }
 
+std::string json_text(const nlohmann::json& document) {
+  return document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
 Status write_output(const std::string& path, const std::string& text) {
   if (path != "-") return write_file(path, text);
   if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0)

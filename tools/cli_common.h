@@ -5,6 +5,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 
 #include <string>
 #include <vector>
@@ -26,6 +27,10 @@ extern const CLI::Validator kNonNegative;
 
 /// --json FILE, '-' for stdout.
 CLI::Option* add_json(CLI::App& app, std::string& path);
+
+/// A JSON report as text. Names from the fabric need not be UTF-8 (a net
+/// file is bytes); invalid sequences become U+FFFD instead of aborting.
+std::string json_text(const nlohmann::json& document);
 
 /// Writes `text` to `path`, or to stdout when it is "-".
 Status write_output(const std::string& path, const std::string& text);

@@ -132,7 +132,7 @@ int run(const AuditOptions& options) {
   }
   if (!options.json.empty()) {
     const nlohmann::json document = audit_json(*fabric, detection, options.topology, audits, primary);
-    if (Status status = write_output(options.json, document.dump(2) + "\n"); !status.ok()) return bad_input(status);
+    if (Status status = write_output(options.json, json_text(document)); !status.ok()) return bad_input(status);
   }
   if (!options.html.empty())
     if (Status status = write_output(options.html, audit_page(*fabric, detection, options.topology, audits, primary));

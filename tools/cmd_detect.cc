@@ -28,7 +28,7 @@ void add_detect(CLI::App& app) {
     const Detection detection = detect(*fabric);
     if (options->json != "-") std::cout << detection_summary(*fabric, detection) << std::flush;
     if (!options->json.empty())
-      if (Status status = write_output(options->json, detection_json(*fabric, detection).dump(2) + "\n"); !status.ok())
+      if (Status status = write_output(options->json, json_text(detection_json(*fabric, detection))); !status.ok())
         return set_exit_code(bad_input("detect", status));
     set_exit_code(detection.families.empty() ? 1 : 0);
   });

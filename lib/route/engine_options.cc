@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <map>
 #include <memory>
 #include <sstream>
 
@@ -15,11 +16,15 @@ Result<EngineOptions> parse_engine_options(std::string_view text) {
   for (char& c : words)
     if (c == ',' || c == '\t') c = ' ';
   std::istringstream in(words);
+  std::map<std::string, std::string> given;  // key -> its word, so a repeat is named
   for (std::string word; in >> word;) {
     const size_t eq = word.find('=');
     if (eq == std::string::npos || eq == 0 || eq + 1 == word.size())
       return Status::Error(fmt::format("option \"{}\" is not key=value", word));
     const std::string key = word.substr(0, eq), value = word.substr(eq + 1);
+    if (const auto [first, added] = given.emplace(key, word); !added)
+      return Status::Error(fmt::format("{} is given twice (\"{}\", then \"{}\"); give it once", key,
+                                       first->second, word));
     if (key == "scheme") {
       Result<std::unique_ptr<Scheme>> scheme = make_scheme(value);
       if (!scheme.ok()) return Status::Error("scheme=" + value + ": " + scheme.status().message());

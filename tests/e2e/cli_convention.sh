@@ -41,6 +41,13 @@ for command in detect audit; do
   [ -s "$work/$command-summary.txt" ] || fail "$command --json FILE: no summary on stdout"
 done
 
+# A node name that is not UTF-8 (a net file is bytes) still gives one JSON document.
+printf 'Switch\t2 "sw\xff"\n[1]\t"h"[1]\n\nHca\t1 "h"\n[1]\t"sw\xff"[1]\n' >"$work/latin1.net"
+"$FTCLOS" detect "$work/latin1.net" --json - >"$work/latin1.json" 2>"$work/err"
+rc=$?
+[ $rc -le 1 ] || fail "detect --json on a non-UTF-8 name: exit $rc: $(cat "$work/err")"
+python3 -m json.tool "$work/latin1.json" >/dev/null || fail "detect --json on a non-UTF-8 name: not JSON"
+
 # Progress: on a terminal (script gives the command one), not in a file, not with -q.
 script -qec "'$FTCLOS' audit '$net' --scheme dmodk" /dev/null >"$work/tty.txt" 2>&1
 grep -q "ftclos audit: correctness done" "$work/tty.txt" || fail "no progress lines on a terminal"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (clang, ASan + UBSan) into build-fuzz/, seeds
-# each from the ibsim-topos fabrics and from ftclos's own dumps and path-bits
-# files of them, runs each for SECONDS (default 60), and reports executions
+# each from the ibsim-topos fabrics, from ftclos's own dumps and path-bits
+# files of them and from plugin option strings, runs each for SECONDS (default 60), and reports executions
 # and crashes, also in build-fuzz/summary.txt. Exit 1 when a target crashed;
 # the crashing input is kept in build-fuzz/crashes/<target>/.
 # Usage: tests/fuzz/run.sh [SECONDS]
@@ -14,13 +14,13 @@ if [ ! -d $build ]; then
   CC=clang CXX=clang++ meson setup $build -Dfuzz=true -Dtests=false -Db_sanitize=address,undefined -Db_lundef=false \
     -Dbuildtype=debugoptimized >/dev/null
 fi
-targets=(netfile lft path_bits)
+targets=(netfile lft path_bits engine_options)
 ninja -C $build "${targets[@]/%/_fuzz}" >/dev/null
 
 # Seeds: real inputs of each kind, made by the regular build's ftclos.
 [ -x build/ftclos ] || ninja -C build ftclos >/dev/null
 corpus=$build/corpus
-rm -rf "$corpus" && mkdir -p "$corpus"/{netfile,lft,path_bits} $build/crashes
+rm -rf "$corpus" && mkdir -p "$corpus"/{netfile,lft,path_bits,engine_options} $build/crashes
 cp ibsim-topos/*.net "$corpus/netfile/"
 build/ftclos gen ftree --ports 4 --levels 2 -o $build/ft-4-2.net 2>/dev/null
 for lmc in 0 1 2; do
@@ -37,6 +37,9 @@ for guid, (low, high) in runs.items(): print(f"{guid} {low:#x} {high:#x}")' "$du
   } >"$corpus/lft/mlid-lmc$lmc-guid2lid"
   { printf "\\x$(printf %02x $lmc)"; cat $build/bits; } >"$corpus/path_bits/lmc$lmc"
 done
+
+printf 'scheme=auto pathbits_file=ftclos-pathbits' >"$corpus/engine_options/default"
+printf 'scheme=osrm,lmc_shortfall=refuse\tunreachable=allow' >"$corpus/engine_options/all"
 
 status=0
 : >$build/summary.txt

@@ -2,7 +2,8 @@
 # Byte-for-byte comparison of every output of two revisions of ftclos on the
 # ibsim-topos fabrics (tests/outputs/snapshot.sh, each revision with its own
 # copy, so a changed command-line spelling is compared on what it prints).
-# Usage: tests/outputs/compare.sh BASE_REV [HEAD_BUILD_DIR]
+# Usage: tests/outputs/compare.sh BASE_REV [HEAD_BUILD_DIR] (BASE_REV 0cee7ce or
+# later: the first with this snapshot script)
 # Builds BASE_REV in a worktree under build-compare/ (ccache makes the second
 # time quick); exit 0 when every file is identical, 1 with a diff otherwise.
 set -euo pipefail

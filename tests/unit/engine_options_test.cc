@@ -1,0 +1,38 @@
+// The plugin's options (route/engine_options.h), as event_plugin_options
+// carries them.
+#include "route/engine_options.h"
+
+#include <gtest/gtest.h>
+
+namespace ftclos {
+namespace {
+
+TEST(EngineOptions, WordsBySpacesCommasAndTabs) {
+  Result<EngineOptions> options =
+      parse_engine_options("scheme=osrm,pathbits_file=bits\tlmc_shortfall=refuse  unreachable=allow");
+  ASSERT_TRUE(options.ok()) << options.status().message();
+  EXPECT_EQ(options->scheme, "osrm");
+  EXPECT_EQ(options->path_bits_file, "bits");
+  EXPECT_TRUE(options->refuse_low_lmc);
+  EXPECT_TRUE(options->allow_unreachable);
+  Result<EngineOptions> defaults = parse_engine_options("");
+  ASSERT_TRUE(defaults.ok());
+  EXPECT_EQ(defaults->scheme, "auto");
+  EXPECT_TRUE(defaults->path_bits_file.empty());
+}
+
+TEST(EngineOptions, SchemeTwiceIsAnError) {
+  Result<EngineOptions> options = parse_engine_options("scheme=dmodk scheme=updown");
+  ASSERT_FALSE(options.ok());
+  EXPECT_EQ(options.status().message(), "scheme is given twice (\"scheme=dmodk\", then \"scheme=updown\"); give it once");
+}
+
+TEST(EngineOptions, UnknownSchemeNamesTheClosest) {
+  Result<EngineOptions> options = parse_engine_options("scheme=updwn");
+  ASSERT_FALSE(options.ok());
+  EXPECT_NE(options.status().message().find("did you mean \"updown\"?"), std::string::npos)
+      << options.status().message();
+}
+
+}  // namespace
+}  // namespace ftclos

@@ -1,7 +1,8 @@
-// `ftclos route TOPO [--scheme NAME] [--lmc L] [-o DUMP] [--pathbits FILE]`:
-// route a fabric and write its LFTs as an opensm-lfts.dump (OpenSM's `file`
-// routing engine loads it). The summary goes to stderr so the dump can go
-// to stdout.
+// `ftclos route TOPO [--scheme NAME] [--lmc L] [-o DUMP] [--pathbits FILE]
+// [--allow-unreachable]`: route a fabric and write its LFTs as an
+// opensm-lfts.dump (OpenSM's `file` routing engine loads it). Tables that
+// leave a CA pair undelivered are not written (exit 1) unless
+// --allow-unreachable. The summary goes to stderr so the dump can go to stdout.
 #include <fmt/format.h>
 
 #include <chrono>
@@ -10,6 +11,7 @@
 #include <string>
 
 #include "cli_common.h"
+#include "audit/audit.h"
 #include "commands.h"
 #include "core/netfile.h"
 #include "detect/summary.h"
@@ -26,6 +28,7 @@ struct RouteOptions {
   int lmc = 0;
   std::string output = "-";  // '-': stdout
   std::string path_bits;  // empty: not written
+  bool allow_unreachable = false;
 };
 
 using Clock = std::chrono::steady_clock;
@@ -48,6 +51,20 @@ void print_summary(const RoutedFabric& routed, const RouteOptions& options, doub
   fmt::print(stderr, "time: {:.2f} ms ({:.2f} ms routing)\n", total_ms, routed.route_ms);
 }
 
+// Every CA to every LID of every other CA, as the auditor walks the tables:
+// a scheme must not strand a pair silently. Returns the reason, or "".
+std::string undelivered(const Fabric& fabric, const RoutedFabric& routed) {
+  OffsetChoice every_offset;
+  every_offset.mode = OffsetChoice::Mode::kAllOffsets;
+  const Correctness check = check_correctness({fabric, routed.detection.levels, routed.lids, routed.routing.lfts,
+                                               every_offset, routed.routing.dest_sl, {}});
+  const long failed = check.unreachable + check.loops;
+  if (failed == 0) return "";
+  return fmt::format("the tables leave {} of {} CA routes undelivered ({} unreachable, {} in loops){}", failed,
+                     check.pairs, check.unreachable, check.loops,
+                     check.examples.empty() ? "" : ", e.g. " + check.examples.front());
+}
+
 // Runs the whole pipeline; returns the exit code.
 int run(const RouteOptions& options) {
   const Clock::time_point start = Clock::now();
@@ -58,6 +75,13 @@ int run(const RouteOptions& options) {
   if (!routed.ok()) {
     fmt::print(stderr, "ftclos route: {}\n", routed.status().message());
     return bad_input ? 2 : 1;
+  }
+  if (const std::string reason = undelivered(*fabric, *routed); !reason.empty()) {
+    if (!options.allow_unreachable) {
+      fmt::print(stderr, "ftclos route: {}; nothing written (--allow-unreachable writes them anyway)\n", reason);
+      return 1;
+    }
+    fmt::print(stderr, "ftclos route: {}; written anyway (--allow-unreachable)\n", reason);
   }
   Status written = write_output(options.output, write_lft_dump(*fabric, routed->lids, routed->routing.lfts));
   if (written.ok() && !options.path_bits.empty())
@@ -80,6 +104,8 @@ void add_route(CLI::App& app) {
   add_lmc(*sub, options->lmc, "LMC the subnet runs with (default 0)");
   sub->add_option("-o,--output", options->output, "Dump file to write ('-', the default: stdout)");
   sub->add_option("--pathbits", options->path_bits, "Also write every CA's path bits to this file");
+  sub->add_flag("--allow-unreachable", options->allow_unreachable,
+                "Write the tables even when they leave CA pairs unreachable (exit 0; the count is printed)");
   sub->callback([options] { set_exit_code(run(*options)); });
 }
 

@@ -41,6 +41,18 @@ for command in detect audit; do
   [ -s "$work/$command-summary.txt" ] || fail "$command --json FILE: no summary on stdout"
 done
 
+# route never strands a pair silently: updown on a MiKANT (leaves without a
+# common ancestor) exits 1 and writes nothing, unless --allow-unreachable.
+mikant=${FTCLOS_SOURCE_ROOT}/ibsim-topos/mikant-3-3.net
+"$FTCLOS" route "$mikant" --scheme updown -o "$work/stranded.dump" 2>"$work/err"
+rc=$?
+[ $rc -eq 1 ] || fail "route with unreachable pairs: exit $rc, expected 1"
+grep -q "CA routes undelivered" "$work/err" || fail "route with unreachable pairs: no count: $(cat "$work/err")"
+[ ! -e "$work/stranded.dump" ] || fail "route with unreachable pairs: wrote the dump"
+"$FTCLOS" route "$mikant" --scheme updown --allow-unreachable -o "$work/stranded.dump" 2>/dev/null ||
+  fail "route --allow-unreachable: exit $?"
+[ -s "$work/stranded.dump" ] || fail "route --allow-unreachable: no dump"
+
 # A node name that is not UTF-8 (a net file is bytes) still gives one JSON document.
 printf 'Switch\t2 "sw\xff"\n[1]\t"h"[1]\n\nHca\t1 "h"\n[1]\t"sw\xff"[1]\n' >"$work/latin1.net"
 "$FTCLOS" detect "$work/latin1.net" --json - >"$work/latin1.json" 2>"$work/err"

@@ -44,10 +44,9 @@ std::string_view take_token(std::string_view& s) {
 // decimal. Nothing in them is negative, so a sign is an error, not a wrap.
 template <class T>
 bool parse_number(std::string_view s, T& out) {
-  if (s.starts_with('-')) return false;
   int base = 10;
   if (consume(s, "0x") || consume(s, "0X")) base = 16;
-  if (s.empty()) return false;
+  if (s.empty() || s.starts_with('-')) return false;  // "-5" and "0x-5" alike
   const auto [end, error] = std::from_chars(s.data(), s.data() + s.size(), out, base);
   return error == std::errc() && end == s.data() + s.size();
 }

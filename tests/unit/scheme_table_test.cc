@@ -50,6 +50,10 @@ TEST(SchemeTable, EveryEntryMakesTheSchemeItNames) {
     EXPECT_EQ(find_scheme(entry.name), &entry);
     EXPECT_FALSE(entry.fabrics.empty() || entry.lmc.empty() || entry.path_bits.empty() || entry.guarantee.empty())
         << entry.name;
+    EXPECT_EQ(entry.auto_skips != nullptr, !entry.auto_tries_where.empty()) << entry.name;
+    if (entry.auto_skips) {
+      EXPECT_GT(entry.auto_preference, 0) << entry.name;
+    }
   }
   EXPECT_EQ(scheme_names().size(), scheme_table().size());
   EXPECT_EQ(find_scheme("dmodkk"), nullptr);

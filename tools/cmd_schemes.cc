@@ -24,7 +24,8 @@ void print_rows() {
 
 void add_schemes(CLI::App& app) {
   auto markdown = std::make_shared<bool>(false);
-  CLI::App* sub = app.add_subcommand("schemes", "List the routing schemes: fabrics, LMC needed, path bits, guarantee, auto's order");
+  CLI::App* sub = app.add_subcommand(
+      "schemes", "List the routing schemes: fabrics, LMC needed, path bits, guarantee, when auto tries them");
   sub->add_flag("--markdown", *markdown, "Print the table README.md shows");
   sub->callback([markdown] {
     if (*markdown)

@@ -71,7 +71,8 @@ TEST(SchemeTable, ReadmeShowsTheTable) {
   ASSERT_NE(start, std::string::npos) << "README.md has no scheme table";
   size_t end = start;
   while (end < readme.size() && readme[end] == '|') end = readme.find('\n', end) + 1;
-  EXPECT_EQ(readme.substr(start, end - start), markdown) << "README.md's scheme table is not `ftclos schemes --markdown`";
+  EXPECT_EQ(readme.substr(start, end - start), markdown)
+      << "README.md's scheme table is not `ftclos schemes --markdown`";
 }
 
 // auto skips a scheme by applies() and lmc_needed() without routing it, so
@@ -132,8 +133,8 @@ TEST_P(AutoPicks, TheBestSchemeTheLmcAllows) {
     const std::string expected = lmc >= c.best_lmc ? c.best : c.fallback;
     EXPECT_EQ(routed->routing.chosen, expected) << c.fabric << " at LMC " << lmc;
     ASSERT_FALSE(routed->routing.notes.empty());
-    EXPECT_EQ(routed->routing.notes.front().substr(0, routed->routing.notes.front().find(':')), "auto chose " + expected)
-        << c.fabric << " at LMC " << lmc;
+    const std::string& first_note = routed->routing.notes.front();
+    EXPECT_EQ(first_note.substr(0, first_note.find(':')), "auto chose " + expected) << c.fabric << " at LMC " << lmc;
   }
 }
 

@@ -19,10 +19,10 @@ bool lacks_n_squared_tops(const Detection& detection) {
   return !clos2 || clos2->param("m") < clos2->param("n") * clos2->param("n");
 }
 
-// auto first, then the order people read them in; auto goes by auto_preference: nonblocking
-// (contention-free for every permutation) beats OSRM's optimal oblivious
-// ratio, which beats destination-based D-mod-k; MiKANT and generic folded
-// Clos fabrics have one scheme each.
+// auto first, then the order people read them in. auto's preference:
+// nonblocking (contention-free for every permutation) beats OSRM's optimal
+// oblivious ratio, which beats destination-based D-mod-k; MiKANT and generic
+// folded Clos fabrics have one scheme each.
 constexpr SchemeEntry kSchemes[] = {
     {.name = "auto",
      .fabrics = "any",
@@ -44,6 +44,7 @@ constexpr SchemeEntry kSchemes[] = {
      .guarantee = "nonblocking for every permutation (Yuan, Theorem 3)",
      .auto_preference = 2,
      .auto_skips = lacks_n_squared_tops,
+     .auto_tries_where = "m >= n^2",
      .make = make_nonblocking_scheme},
     {.name = "osrm",
      .fabrics = "FT(m,2) / 2-level Clos (ratio sqrt(m/2)), FT(m,3) (ratio m/2)",
@@ -96,6 +97,14 @@ int edit_distance(std::string_view a, std::string_view b) {
   return row[b.size()];
 }
 
+// 1st, 2nd, 3rd, 4th, ..., 11th, 12th, 13th, ..., 21st.
+std::string ordinal(int n) {
+  const int last = n % 10;
+  const bool teen = n % 100 >= 11 && n % 100 <= 13;
+  const char* suffix = teen || last == 0 || last > 3 ? "th" : last == 1 ? "st" : last == 2 ? "nd" : "rd";
+  return fmt::format("{}{}", n, suffix);
+}
+
 }  // namespace
 
 std::span<const SchemeEntry> scheme_table() { return kSchemes; }
@@ -106,11 +115,20 @@ const SchemeEntry* find_scheme(std::string_view name) {
   return nullptr;
 }
 
+std::string auto_order(const SchemeEntry& entry) {
+  if (entry.make == make_auto_scheme) return "-";
+  if (entry.auto_preference <= 0) return "no";
+  std::string order = ordinal(entry.auto_preference);
+  if (!entry.auto_tries_where.empty()) order += fmt::format(", where {}", entry.auto_tries_where);
+  return order;
+}
+
 std::string scheme_table_markdown() {
-  std::string out = "| scheme | fabrics | LMC it needs | p(s) | guarantee |\n|---|---|---|---|---|\n";
+  std::string out =
+      "| scheme | fabrics | LMC it needs | p(s) | guarantee | `auto` tries it |\n|---|---|---|---|---|---|\n";
   for (const SchemeEntry& entry : kSchemes)
-    out += fmt::format("| `{}` | {} | {} | {} | {} |\n", entry.name, entry.fabrics, entry.lmc, entry.path_bits,
-                       entry.guarantee);
+    out += fmt::format("| `{}` | {} | {} | {} | {} | {} |\n", entry.name, entry.fabrics, entry.lmc, entry.path_bits,
+                       entry.guarantee, auto_order(entry));
   return out;
 }
 

@@ -24,8 +24,10 @@ struct SchemeEntry {
   /// `auto` tries the schemes with a preference in increasing order (0: auto
   /// never picks it) and takes the first that applies, fits the LMC and routes.
   int auto_preference = 0;
-  /// Where auto passes it over although it routes (nullptr: never).
+  /// Where auto passes it over although it routes (nullptr: never), and
+  /// where it does try it, for people.
   bool (*auto_skips)(const Detection& detection) = nullptr;
+  std::string_view auto_tries_where = {};
   std::unique_ptr<Scheme> (*make)() = nullptr;
 };
 
@@ -34,6 +36,10 @@ std::span<const SchemeEntry> scheme_table();
 
 /// The entry named `name`, or nullptr.
 const SchemeEntry* find_scheme(std::string_view name);
+
+/// When `auto` tries the scheme: "1st", "2nd, where m >= n^2", ...; "no"
+/// where it never does, "-" for auto itself.
+std::string auto_order(const SchemeEntry& entry);
 
 /// The table as README.md shows it (`ftclos schemes --markdown`).
 std::string scheme_table_markdown();

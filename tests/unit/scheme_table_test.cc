@@ -1,8 +1,11 @@
 // The scheme table: every entry makes the scheme it names, README's table is
-// the one it prints, and auto picks on each ibsim-topos fabric what the
-// schemes' guarantees rank first within the LMC.
+// the one it prints, every scheme knows before routing whether it applies and
+// the LMC it needs (what auto relies on), and auto picks on each ibsim-topos
+// fabric what the schemes' guarantees rank first within the LMC.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -15,11 +18,27 @@
 namespace ftclos {
 namespace {
 
+const std::filesystem::path kSourceRoot = FTCLOS_SOURCE_ROOT;
+
 std::string source_file(const std::string& path) {
-  std::ifstream in(std::string(FTCLOS_SOURCE_ROOT) + "/" + path);
+  std::ifstream in(kSourceRoot / path);
   std::stringstream text;
   text << in.rdbuf();
   return text.str();
+}
+
+// The fabric names (file stems) of ibsim-topos/*.net.
+std::set<std::string> ibsim_fabrics() {
+  std::set<std::string> names;
+  for (const auto& file : std::filesystem::directory_iterator(kSourceRoot / "ibsim-topos"))
+    if (file.path().extension() == ".net") names.insert(file.path().stem().string());
+  return names;
+}
+
+Fabric read_ibsim_fabric(const std::string& name) {
+  Result<Fabric> fabric = read_netfile((kSourceRoot / "ibsim-topos" / (name + ".net")).string());
+  EXPECT_TRUE(fabric.ok()) << name << ": " << fabric.status().message();
+  return fabric.ok() ? std::move(*fabric) : Fabric{};
 }
 
 TEST(SchemeTable, EveryEntryMakesTheSchemeItNames) {
@@ -31,6 +50,10 @@ TEST(SchemeTable, EveryEntryMakesTheSchemeItNames) {
     EXPECT_EQ(find_scheme(entry.name), &entry);
     EXPECT_FALSE(entry.fabrics.empty() || entry.lmc.empty() || entry.path_bits.empty() || entry.guarantee.empty())
         << entry.name;
+    EXPECT_EQ(entry.auto_skips != nullptr, !entry.auto_tries_where.empty()) << entry.name;
+    if (entry.auto_skips) {
+      EXPECT_GT(entry.auto_preference, 0) << entry.name;
+    }
   }
   EXPECT_EQ(scheme_names().size(), scheme_table().size());
   EXPECT_EQ(find_scheme("dmodkk"), nullptr);
@@ -39,11 +62,40 @@ TEST(SchemeTable, EveryEntryMakesTheSchemeItNames) {
   EXPECT_NE(typo.status().message().find("did you mean \"dmodk\"?"), std::string::npos) << typo.status().message();
 }
 
+// README's table, from its header row to the first line that is no row, is
+// `ftclos schemes --markdown` exactly: no row more, none less, none stale.
 TEST(SchemeTable, ReadmeShowsTheTable) {
   const std::string readme = source_file("README.md");
-  ASSERT_FALSE(readme.empty());
-  EXPECT_NE(readme.find(scheme_table_markdown()), std::string::npos)
-      << "README.md's scheme table differs from `ftclos schemes --markdown`:\n" << scheme_table_markdown();
+  const std::string markdown = scheme_table_markdown();
+  const size_t start = readme.find(markdown.substr(0, markdown.find('\n') + 1));
+  ASSERT_NE(start, std::string::npos) << "README.md has no scheme table";
+  size_t end = start;
+  while (end < readme.size() && readme[end] == '|') end = readme.find('\n', end) + 1;
+  EXPECT_EQ(readme.substr(start, end - start), markdown)
+      << "README.md's scheme table is not `ftclos schemes --markdown`";
+}
+
+// auto skips a scheme by applies() and lmc_needed() without routing it, so
+// both must say before routing what routing then finds: the same refusal,
+// and the LMC the routing reports.
+TEST(SchemeTable, SchemesKnowBeforeRoutingWhetherTheyApplyAndTheLmcTheyNeed) {
+  for (const std::string& name : ibsim_fabrics()) {
+    const Fabric fabric = read_ibsim_fabric(name);
+    const Detection detection = detect(fabric);
+    for (const SchemeEntry& entry : scheme_table()) {
+      if (entry.name == "auto") continue;
+      const std::unique_ptr<Scheme> scheme = entry.make();
+      const Status applies = scheme->applies(detection);
+      const int lmc = applies.ok() ? scheme->lmc_needed(detection) : 0;
+      Result<RoutedFabric> routed = route_fabric(fabric, entry.name, lmc);
+      ASSERT_EQ(routed.ok(), applies.ok()) << entry.name << " on " << name << ": " << applies.message();
+      if (applies.ok())
+        EXPECT_EQ(routed->routing.lmc_needed, lmc) << entry.name << " on " << name;
+      else
+        EXPECT_EQ(routed.status().message(), fmt::format("{}: {}", entry.name, applies.message()))
+            << entry.name << " on " << name;
+    }
+  }
 }
 
 // What auto should pick: `best` from the LMC it needs on, `fallback` below it.
@@ -54,41 +106,44 @@ struct AutoCase {
   const char* fallback;
 };
 
+// nonblocking where m >= n^2, OSRM on FT(m,2) and FT(m,3) (also degraded),
+// D-mod-k on the other trees, one scheme each for MiKANT and random Clos.
+constexpr AutoCase kAutoCases[] = {
+    {"clos2-2-4-6", "nonblocking", 1, "dmodk"},  {"clos2-3-9-10", "nonblocking", 2, "dmodk"},
+    {"ft-8-2-hosts2", "nonblocking", 1, "dmodk"}, {"ft-8-2", "osrm", 1, "dmodk"},
+    {"ft-8-3", "osrm", 2, "dmodk"},               {"ft-8-3-fail4", "osrm", 2, "dmodk"},
+    {"kary-4-3", "dmodk", 0, "dmodk"},            {"mikant-3-3", "mikant", 0, "mikant"},
+    {"mikant-4-3", "mikant", 0, "mikant"},        {"rfc-8-16-3-seed1", "updown", 0, "updown"},
+};
+
+TEST(SchemeTable, AutoPicksAreGivenForEveryIbsimFabric) {
+  std::set<std::string> cases;
+  for (const AutoCase& c : kAutoCases) cases.insert(c.fabric);
+  EXPECT_EQ(cases, ibsim_fabrics());
+}
+
 class AutoPicks : public ::testing::TestWithParam<AutoCase> {};
 
 TEST_P(AutoPicks, TheBestSchemeTheLmcAllows) {
   const AutoCase& c = GetParam();
-  Result<Fabric> fabric = read_netfile(std::string(FTCLOS_SOURCE_ROOT) + "/ibsim-topos/" + c.fabric + ".net");
-  ASSERT_TRUE(fabric.ok()) << fabric.status().message();
+  const Fabric fabric = read_ibsim_fabric(c.fabric);
   for (int lmc = 0; lmc <= 3; ++lmc) {
-    Result<RoutedFabric> routed = route_fabric(*fabric, "auto", lmc);
+    Result<RoutedFabric> routed = route_fabric(fabric, "auto", lmc);
     ASSERT_TRUE(routed.ok()) << routed.status().message();
     const std::string expected = lmc >= c.best_lmc ? c.best : c.fallback;
+    EXPECT_EQ(routed->routing.chosen, expected) << c.fabric << " at LMC " << lmc;
     ASSERT_FALSE(routed->routing.notes.empty());
-    EXPECT_EQ(routed->routing.notes.front().substr(0, routed->routing.notes.front().find(':')), "auto chose " + expected)
-        << c.fabric << " at LMC " << lmc;
+    const std::string& first_note = routed->routing.notes.front();
+    EXPECT_EQ(first_note.substr(0, first_note.find(':')), "auto chose " + expected) << c.fabric << " at LMC " << lmc;
   }
 }
 
-// nonblocking where m >= n^2, OSRM on FT(m,2) and FT(m,3) (also degraded),
-// D-mod-k on the other trees, one scheme each for MiKANT and random Clos.
-INSTANTIATE_TEST_SUITE_P(IbsimTopos, AutoPicks,
-                         ::testing::Values(AutoCase{"clos2-2-4-6", "nonblocking", 1, "dmodk"},
-                                           AutoCase{"clos2-3-9-10", "nonblocking", 2, "dmodk"},
-                                           AutoCase{"ft-8-2-hosts2", "nonblocking", 1, "dmodk"},
-                                           AutoCase{"ft-8-2", "osrm", 1, "dmodk"},
-                                           AutoCase{"ft-8-3", "osrm", 2, "dmodk"},
-                                           AutoCase{"ft-8-3-fail4", "osrm", 2, "dmodk"},
-                                           AutoCase{"kary-4-3", "dmodk", 0, "dmodk"},
-                                           AutoCase{"mikant-3-3", "mikant", 0, "mikant"},
-                                           AutoCase{"mikant-4-3", "mikant", 0, "mikant"},
-                                           AutoCase{"rfc-8-16-3-seed1", "updown", 0, "updown"}),
-                         [](const auto& info) {
-                           std::string name = info.param.fabric;
-                           for (char& ch : name)
-                             if (ch == '-') ch = '_';
-                           return name;
-                         });
+INSTANTIATE_TEST_SUITE_P(IbsimTopos, AutoPicks, ::testing::ValuesIn(kAutoCases), [](const auto& info) {
+  std::string name = info.param.fabric;
+  for (char& ch : name)
+    if (ch == '-') ch = '_';
+  return name;
+});
 
 }  // namespace
 }  // namespace ftclos

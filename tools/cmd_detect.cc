@@ -6,7 +6,7 @@
 
 #include "cli_common.h"
 #include "commands.h"
-#include "core/netfile.h"
+#include "core/end_nodes.h"
 #include "detect/detect.h"
 #include "detect/summary.h"
 #include "report/detect_json.h"
@@ -23,7 +23,7 @@ void add_detect(CLI::App& app) {
   add_topology(*sub, options->file);
   add_json(*sub, options->json);
   sub->callback([options] {
-    Result<Fabric> fabric = read_netfile(options->file);
+    Result<Fabric> fabric = read_end_nodes(options->file);
     if (!fabric.ok()) return set_exit_code(bad_input("detect", fabric.status()));
     const Detection detection = detect(*fabric);
     if (options->json != "-") std::cout << detection_summary(*fabric, detection) << std::flush;

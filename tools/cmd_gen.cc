@@ -22,6 +22,7 @@ struct GenOptions {
   int n = 0, m = 0, r = 0, ports = 0, levels = 0, k = 0, h = 0, radix = 0, leaves = 0;
   std::vector<int> pgft_m, pgft_w, pgft_p;
   Degradation degradation;
+  Variations variations;
   std::string output = "-";  // '-': stdout
 };
 
@@ -43,6 +44,13 @@ int finish(const std::string& family, Result<Fabric> fabric, const GenOptions& o
     fmt::print(stderr, "ftclos gen: {}\n", removed.status().message());
     return 2;
   }
+  Variations variations = options.variations;
+  variations.seed = options.degradation.seed;
+  Result<VariationLog> varied = vary(*fabric, variations);
+  if (!varied.ok()) {
+    fmt::print(stderr, "ftclos gen: {}\n", varied.status().message());
+    return 2;
+  }
   if (Status status = write_output(options.output, write_netfile(*fabric)); !status.ok()) {
     fmt::print(stderr, "ftclos gen: {}\n", status.message());
     return 1;
@@ -55,6 +63,10 @@ int finish(const std::string& family, Result<Fabric> fabric, const GenOptions& o
   for (const Cable& cable : *removed)
     fmt::print(stderr, "removed: \"{}\"[{}] - \"{}\"[{}]\n", fabric->node(cable.a.node).name, cable.a.port,
                fabric->node(cable.b.node).name, cable.b.port);
+  for (const std::string& name : varied->io_hosts) fmt::print(stderr, "io host: \"{}\"\n", name);
+  for (const std::string& name : varied->lost_switches) fmt::print(stderr, "lost switch: \"{}\"\n", name);
+  for (const NamedCable& cable : varied->swapped)
+    fmt::print(stderr, "swapped: \"{}\"[{}] - \"{}\"[{}]\n", cable.a, cable.a_port, cable.b, cable.b_port);
   return 0;
 }
 
@@ -68,6 +80,18 @@ CLI::App* add_family(CLI::App& gen, const std::string& name, const std::string& 
   family->add_option("--hosts-per-leaf", options.degradation.hosts_per_leaf,
                      "keep only the first H hosts of every leaf")
       ->check(kNonNegative);
+  Variations& v = options.variations;
+  family->add_option("--io-hosts", v.io_hosts, "add this many storage hosts to every top-level switch")
+      ->check(kNonNegative);
+  family->add_option("--lose-switches", v.lost_switches, "remove this many random switches (and hosts only they carry)")
+      ->check(kNonNegative);
+  family->add_option("--lost-level", v.lost_level, "take lost switches from this level only (default: any)")
+      ->check(kNonNegative);
+  family->add_option("--swap-pairs", v.swapped_pairs, "swap the upper ends of this many pairs of same-level uplinks")
+      ->check(kNonNegative);
+  family->add_option("--hca-port", v.hca_port, "cable hosts on this port of two-port HCAs (1 or 2)")
+      ->check(CLI::Range(1, 2));
+  family->add_flag("--dual-rail", v.dual_rail, "cable half of the hosts on both HCA ports (the other half gone)");
   family->add_option("-o,--output", options.output, "net file to write ('-', the default: stdout)");
   return family;
 }

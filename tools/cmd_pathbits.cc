@@ -8,7 +8,7 @@
 
 #include "cli_common.h"
 #include "commands.h"
-#include "core/netfile.h"
+#include "core/end_nodes.h"
 #include "route/path_bits.h"
 #include "route/route_fabric.h"
 
@@ -23,7 +23,7 @@ struct PathBitsOptions {
 
 // Returns the exit code.
 int run(const PathBitsOptions& options) {
-  Result<Fabric> fabric = read_netfile(options.file);
+  Result<Fabric> fabric = read_end_nodes(options.file);
   if (!fabric.ok()) return bad_input("pathbits", fabric.status());
   bool bad_input = false;
   Result<RoutedFabric> routed = route_fabric(*fabric, options.scheme, options.lmc, &bad_input);

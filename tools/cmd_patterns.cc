@@ -12,7 +12,7 @@
 
 #include "cli_common.h"
 #include "commands.h"
-#include "core/netfile.h"
+#include "core/end_nodes.h"
 #include "detect/detect.h"
 #include "detect/summary.h"
 #include "route/routing.h"
@@ -46,7 +46,7 @@ int run(const PatternsOptions& options) {
     patterns.push_back(*spec);
   }
   if (!has_bisection) patterns.push_back(*parse_pattern("bisection"));  // effective bisection bandwidth
-  Result<Fabric> fabric = read_netfile(options.file);
+  Result<Fabric> fabric = read_end_nodes(options.file);
   if (!fabric.ok()) {
     fmt::print(stderr, "ftclos patterns: {}\n", fabric.status().message());
     return 2;

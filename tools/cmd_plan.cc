@@ -13,7 +13,7 @@
 #include <string>
 
 #include "commands.h"
-#include "core/netfile.h"
+#include "core/end_nodes.h"
 #include "detect/detect.h"
 #include "traffic/adaptive_plan.h"
 #include "traffic/pattern_load.h"
@@ -28,7 +28,7 @@ int ceil_log2(int n) {
 }
 
 int run(const std::string& topo, const std::string& permutation_file) {
-  Result<Fabric> fabric = read_netfile(topo);
+  Result<Fabric> fabric = read_end_nodes(topo);
   if (!fabric.ok()) {
     fmt::print(stderr, "ftclos plan: {}\n", fabric.status().message());
     return 2;

@@ -13,7 +13,7 @@
 #include "cli_common.h"
 #include "audit/audit.h"
 #include "commands.h"
-#include "core/netfile.h"
+#include "core/end_nodes.h"
 #include "detect/summary.h"
 #include "route/lft_dump.h"
 #include "route/path_bits.h"
@@ -68,7 +68,7 @@ std::string undelivered(const Fabric& fabric, const RoutedFabric& routed) {
 // Runs the whole pipeline; returns the exit code.
 int run(const RouteOptions& options) {
   const Clock::time_point start = Clock::now();
-  Result<Fabric> fabric = read_netfile(options.file);
+  Result<Fabric> fabric = read_end_nodes(options.file);
   if (!fabric.ok()) return bad_input("route", fabric.status());
   bool bad_input = false;
   Result<RoutedFabric> routed = route_fabric(*fabric, options.scheme, options.lmc, &bad_input);

@@ -2,37 +2,15 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <deque>
 #include <vector>
 
 namespace ftclos {
-namespace {
-
-// Hop distance from the nearest CA; -1 when no CA is reachable.
-std::vector<int> levels_from_cas(const Fabric& fabric) {
-  std::vector<int> level(fabric.size(), -1);
-  std::deque<int> queue;
-  for (int i = 0; i < fabric.size(); ++i)
-    if (!fabric.node(i).is_switch()) {
-      level[i] = 0;
-      queue.push_back(i);
-    }
-  while (!queue.empty()) {
-    const int i = queue.front();
-    queue.pop_front();
-    for (const Port& port : fabric.node(i).ports)
-      if (port.peer.valid() && level[port.peer.node] < 0) {
-        level[port.peer.node] = level[i] + 1;
-        queue.push_back(port.peer.node);
-      }
-  }
-  return level;
+bool every_leaf_pair_has_common_ancestor(const Fabric& fabric) {
+  return every_leaf_pair_has_common_ancestor(fabric, compute_levels(fabric));
 }
 
-}  // namespace
-
-bool every_leaf_pair_has_common_ancestor(const Fabric& fabric) {
-  const std::vector<int> level = levels_from_cas(fabric);
+bool every_leaf_pair_has_common_ancestor(const Fabric& fabric, const Levels& levels) {
+  const std::vector<int>& level = levels.of;
   std::vector<int> switches;  // those a CA reaches, top level first
   for (int i = 0; i < fabric.size(); ++i)
     if (fabric.node(i).is_switch() && level[i] > 0) switches.push_back(i);

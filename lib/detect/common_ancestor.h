@@ -3,12 +3,15 @@
 #pragma once
 
 #include "core/fabric.h"
+#include "detect/levels.h"
 
 namespace ftclos {
 
-/// Whether every two leaves (switches with at least one CA) share an ancestor:
-/// a switch reached from both by going strictly up, where a node's level is
-/// its hop distance from the nearest CA. True when there are fewer than two leaves.
+/// Whether every two leaves (level-1 switches) share an ancestor: a switch
+/// reached from both by going strictly up. True when there are fewer than
+/// two leaves.
+bool every_leaf_pair_has_common_ancestor(const Fabric& fabric, const Levels& levels);
+/// The same with compute_levels(fabric).
 bool every_leaf_pair_has_common_ancestor(const Fabric& fabric);
 
 }  // namespace ftclos

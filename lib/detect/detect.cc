@@ -1,6 +1,8 @@
 #include "detect/detect.h"
 
 #include <algorithm>
+#include <tuple>
+#include <utility>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -92,13 +94,12 @@ void add_tree_families(const Fabric& fabric, const Levels& levels, const XgftFit
                           pgft_coords(fabric, levels, fit.labels)});
 }
 
-}  // namespace
-
-Detection detect(const Fabric& fabric) {
+// Recognition with the leaves fixed.
+Detection detect_with(const Fabric& fabric, Levels given) {
   Detection out;
-  out.levels = compute_levels(fabric);
+  out.levels = std::move(given);
   const Levels& levels = out.levels;
-  out.updown_routable = every_leaf_pair_has_common_ancestor(fabric);
+  out.updown_routable = every_leaf_pair_has_common_ancestor(fabric, levels);
 
   Result<XgftFit> tree = fit_xgft(fabric, levels);
   const bool folded_clos = tree.ok();
@@ -127,6 +128,31 @@ Detection detect(const Fabric& fabric) {
   }
   out.families.push_back({Family::kFoldedClos, {{"levels", {levels.height}}}, {}, plain});
   return out;
+}
+
+// A family of ours before the generic folded Clos before none, then fewer
+// deviations, then more hosts taken as compute hosts, then the more
+// specific family; with no family anywhere, the guess that takes every CA
+// as a compute host says why best.
+bool fits_better(const Detection& a, const Detection& b) {
+  auto score = [](const Detection& d) {
+    const Family family = d.families.empty() ? Family::kFoldedClos : d.families.front().family;
+    return std::tuple(d.families.empty(), family == Family::kFoldedClos, d.deviations().size(),
+                      d.levels.io_hosts.size(), family);
+  };
+  return score(a) < score(b);
+}
+
+}  // namespace
+
+Detection detect(const Fabric& fabric, const HostHints& hints) {
+  const std::vector<std::vector<bool>> guesses = leaf_guesses(fabric, hints);
+  Detection best = detect_with(fabric, levels_from_leaves(fabric, guesses.front()));
+  for (size_t i = 1; i < guesses.size(); ++i) {
+    Detection other = detect_with(fabric, levels_from_leaves(fabric, guesses[i]));
+    if (fits_better(other, best)) best = std::move(other);
+  }
+  return best;
 }
 
 }  // namespace ftclos

@@ -52,6 +52,8 @@ struct Detection {
   bool degraded() const { return !deviations().empty(); }
 };
 
-Detection detect(const Fabric& fabric);
+/// Recognizes `fabric` (an end-node fabric, core/end_nodes.h); `hints` say
+/// which CAs compute, which are attached and which switches are roots.
+Detection detect(const Fabric& fabric, const HostHints& hints = {});
 
 }  // namespace ftclos

@@ -4,32 +4,134 @@
 #include <deque>
 
 namespace ftclos {
+namespace {
 
-Levels compute_levels(const Fabric& fabric) {
+bool hinted(const std::set<uint64_t>& guids, const Node& node) {
+  if (guids.count(node.guid)) return true;
+  for (const Port& port : node.ports)
+    if (port.guid && guids.count(port.guid)) return true;
+  return false;
+}
+
+struct Load {
+  int hosts = 0;
+  int cabled = 0;
+};
+
+// Compute CAs and cabled ports per switch; a CA the hints call I/O does not count.
+std::vector<Load> switch_loads(const Fabric& fabric, const HostHints& hints) {
+  std::vector<Load> load(fabric.size());
+  for (int x = 0; x < fabric.size(); ++x) {
+    const Node& node = fabric.node(x);
+    if (!node.is_switch()) continue;
+    for (int p = 1; p <= node.num_ports; ++p) {
+      const PortRef peer = node.ports[p].peer;
+      if (!peer.valid()) continue;
+      ++load[x].cabled;
+      const Node& other = fabric.node(peer.node);
+      if (other.is_switch() || hinted(hints.io, other)) continue;
+      if (hints.compute.empty() || hinted(hints.compute, other)) ++load[x].hosts;
+    }
+  }
+  return load;
+}
+
+// hosts/cabled of a < that of b, without division.
+bool smaller_share(const Load& a, const Load& b) {
+  return static_cast<long>(a.hosts) * b.cabled < static_cast<long>(b.hosts) * a.cabled;
+}
+
+}  // namespace
+
+bool Levels::is_io_host(int node) const { return std::binary_search(io_hosts.begin(), io_hosts.end(), node); }
+
+int attached_level(const Fabric& fabric, const Levels& levels, int ca) {
+  for (const Port& port : fabric.node(ca).ports)
+    if (port.peer.valid()) return levels.of[port.peer.node];
+  return 0;
+}
+
+Levels levels_from_leaves(const Fabric& fabric, const std::vector<bool>& leaf) {
   Levels levels;
   levels.of.assign(fabric.size(), -1);
   std::deque<int> queue;
   for (int i = 0; i < fabric.size(); ++i) {
     if (!fabric.node(i).is_switch()) {
       levels.of[i] = 0;
+    } else if (leaf[i]) {
+      levels.of[i] = 1;
+      levels.height = 1;
       queue.push_back(i);
     }
   }
   while (!queue.empty()) {
     const int current = queue.front();
     queue.pop_front();
-    const Node& node = fabric.node(current);
-    for (int p = 1; p <= node.num_ports; ++p) {
-      const PortRef peer = node.ports[p].peer;
+    for (const Port& port : fabric.node(current).ports) {
+      const PortRef peer = port.peer;
       if (!peer.valid() || levels.of[peer.node] >= 0) continue;
-      // CAs are all seeded at level 0; a CA behind a CA is not a tree.
-      if (!fabric.node(peer.node).is_switch()) continue;
       levels.of[peer.node] = levels.of[current] + 1;
       levels.height = std::max(levels.height, levels.of[peer.node]);
       queue.push_back(peer.node);
     }
   }
+  for (int i = 0; i < fabric.size(); ++i) {
+    const Node& node = fabric.node(i);
+    if (node.is_switch()) continue;
+    bool on_leaf = false, cabled = false;
+    for (const Port& port : node.ports) {
+      if (!port.peer.valid()) continue;
+      cabled = true;
+      on_leaf |= fabric.node(port.peer.node).is_switch() && leaf[port.peer.node];
+    }
+    if (cabled && !on_leaf) levels.io_hosts.push_back(i);
+  }
   return levels;
+}
+
+std::vector<std::vector<bool>> leaf_guesses(const Fabric& fabric, const HostHints& hints) {
+  const std::vector<Load> load = switch_loads(fabric, hints);
+  std::vector<bool> leaf(fabric.size(), false);
+  for (int x = 0; x < fabric.size(); ++x)
+    leaf[x] = fabric.node(x).is_switch() && load[x].hosts > 0 && !hinted(hints.roots, fabric.node(x));
+  const std::vector<bool> every_host_switch = leaf;
+  // Leaves cabled together: the smaller share of hosts is not a leaf. In a
+  // folded Clos the switch graph is bipartite by level parity, so this
+  // clears storage on every even level.
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (int x = 0; x < fabric.size(); ++x) {
+      if (!leaf[x]) continue;
+      for (const Port& port : fabric.node(x).ports) {
+        const int y = port.peer.node;
+        if (y < 0 || y == x || !leaf[y]) continue;
+        const bool x_goes = smaller_share(load[x], load[y]) ||
+                            (!smaller_share(load[y], load[x]) && precedes_by_guid(fabric, y, x));
+        leaf[x_goes ? x : y] = false;
+        changed = true;
+        if (x_goes) break;
+      }
+    }
+  }
+  std::vector<std::vector<bool>> guesses{leaf};
+  if (!hints.empty()) return guesses;  // the operator said which CAs compute
+  std::vector<int> hosts;
+  for (int x = 0; x < fabric.size(); ++x)
+    if (leaf[x]) hosts.push_back(load[x].hosts);
+  if (hosts.empty()) return guesses;
+  std::nth_element(hosts.begin(), hosts.begin() + hosts.size() / 2, hosts.end());
+  const int median = hosts[hosts.size() / 2];
+  std::vector<bool> full = leaf;
+  for (int x = 0; x < fabric.size(); ++x)
+    if (full[x] && load[x].hosts < median) full[x] = false;
+  if (full != leaf) guesses.push_back(full);
+  // Switches with hosts cabled together may be what the fabric is (MiKANT(k, 2)).
+  if (every_host_switch != leaf) guesses.push_back(every_host_switch);
+  return guesses;
+}
+
+Levels compute_levels(const Fabric& fabric, const HostHints& hints) {
+  return levels_from_leaves(fabric, leaf_guesses(fabric, hints).front());
 }
 
 Direction direction(const Fabric& fabric, const Levels& levels, PortRef port) {
@@ -53,3 +155,4 @@ const char* direction_name(Direction direction) {
 }
 
 }  // namespace ftclos
+

@@ -26,6 +26,12 @@ std::string detection_summary(const Fabric& fabric, const Detection& detection) 
     out += fmt::format("family: {} {}{}\n", family.name(), params_text(family),
                        family.deviations.empty() ? "" : fmt::format(" (degraded: {} deviations)", family.deviations.size()));
   out += fmt::format("up/down routable: {}\n", detection.updown_routable ? "yes" : "no");
+  if (!detection.levels.io_hosts.empty()) {
+    out += fmt::format("attached hosts (not on leaves): {}\n", detection.levels.io_hosts.size());
+    for (int x : detection.levels.io_hosts)
+      out += fmt::format("  \"{}\" on a level-{} switch\n", fabric.node(x).display_name(),
+                         attached_level(fabric, detection.levels, x));
+  }
   for (const Deviation& d : detection.deviations()) out += "  " + describe(fabric, d) + "\n";
   return out;
 }

@@ -62,6 +62,40 @@ struct Degradation {
 };
 Result<std::vector<Cable>> degrade(Fabric& fabric, const Degradation& degradation);
 
+/// What real clusters do to a textbook fabric, applied by `vary` in this
+/// order: storage hosts on the top switches, lost switches, swapped cables,
+/// HCAs cabled on port 2, dual rail.
+struct Variations {
+  int io_hosts = 0;        // hosts added to every top-level switch (given ports for them)
+  int lost_switches = 0;   // random switches removed, with the hosts only they carried
+  int lost_level = 0;      // the switch level they are taken from; 0: any level
+  int swapped_pairs = 0;   // pairs of same-level uplinks whose upper ends trade places
+  int hca_port = 1;        // the port of a two-port HCA hosts are cabled on (2: port 1 dark)
+  bool dual_rail = false;  // the first half of the hosts also cabled on port 2, where the second half was
+  uint64_t seed = 1;
+};
+
+/// A cable by node names, as a deviation report names it.
+struct NamedCable {
+  std::string a;
+  int a_port = 0;
+  std::string b;
+  int b_port = 0;
+};
+
+/// What `vary` did, by name, for the summary and for tests to check
+/// recognition against.
+struct VariationLog {
+  std::vector<std::string> io_hosts;
+  std::vector<std::string> lost_switches;
+  std::vector<NamedCable> swapped;  // the cables as they are now, two per pair
+};
+
+/// Applies `variations`; fails, leaving the fabric as it was, when a count
+/// is negative or more than the fabric offers, or when hca_port is not 1 or
+/// 2 or is 2 together with dual rail. Levels are hop counts from the hosts.
+Result<VariationLog> vary(Fabric& fabric, const Variations& variations);
+
 /// The same fabric with node order and, when `ports` is set, the port numbers
 /// of every switch randomly permuted (seeded): what a file written by someone
 /// else looks like. Names, GUIDs and the cable graph are kept.

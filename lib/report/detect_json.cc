@@ -33,6 +33,14 @@ nlohmann::json nodes_json(const Fabric& fabric, const Detection& detection, bool
   return list;
 }
 
+nlohmann::json io_hosts_json(const Fabric& fabric, const Detection& detection) {
+  nlohmann::json list = nlohmann::json::array();
+  for (int x : detection.levels.io_hosts)
+    list.push_back({{"name", fabric.node(x).display_name()}, {"guid", format_guid(fabric.node(x).guid)},
+                    {"level", attached_level(fabric, detection.levels, x)}});
+  return list;
+}
+
 }  // namespace
 
 nlohmann::json detection_json(const Fabric& fabric, const Detection& detection) {
@@ -52,6 +60,7 @@ nlohmann::json detection_json(const Fabric& fabric, const Detection& detection) 
           {"host_count", fabric.count(NodeType::kCa)},
           {"switch_count", fabric.count(NodeType::kSwitch)},
           {"hosts", nodes_json(fabric, detection, false)},
+          {"io_hosts", io_hosts_json(fabric, detection)},
           {"switches", nodes_json(fabric, detection, true)},
           {"degraded", detection.degraded()},
           {"deviations", deviations},

@@ -33,6 +33,7 @@ std::string describe(const Fabric& fabric, const Deviation& deviation) {
   if (deviation.at.valid()) line += ": " + end_name(fabric, deviation.at);
   if (deviation.peer.valid() || deviation.kind == Deviation::Kind::kMissingCable)
     line += " - " + end_name(fabric, deviation.peer);
+  if (deviation.belongs.valid()) line += ": move the " + end_name(fabric, deviation.peer) + " end to " + end_name(fabric, deviation.belongs);
   if (!deviation.detail.empty()) line += " (" + deviation.detail + ")";
   return line;
 }

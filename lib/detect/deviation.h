@@ -24,6 +24,7 @@ struct Deviation {
   PortRef at;          // node -1 when the node itself is missing; port 0 when unknown
   PortRef peer;        // node -1 when not a cable or the peer is missing; port 0 when unknown
   std::string detail;  // the expected label(s) in the family's numbering
+  PortRef belongs;     // miswired: the port the `peer` end belongs on (the fewest moves); node -1 when unknown
 };
 
 const char* kind_name(Deviation::Kind kind);

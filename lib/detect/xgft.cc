@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <numeric>
+#include <set>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -85,18 +86,16 @@ class Fitter {
   XgftShape& shape() { return fit_.labels.shape; }
   std::vector<int>& digits(int node) { return fit_.labels.digits[node]; }
 
-  // subtree_[l][x]: id of the component of levels <= l holding switch x.
+  // subtree_[l][x]: id of the component of levels <= l holding switch x,
+  // joined over structural cables only, so that a miswired cable does not
+  // merge two sub-trees. The top level is one component by connectivity.
   void find_subtrees() {
     const int n = fabric_.size();
     DisjointSets sets(n);
     subtree_.assign(h_ + 1, std::vector<int>(n, -1));
     subtree_count_.assign(h_ + 1, 0);
     for (int l = 1; l <= h_; ++l) {
-      for (int x = 0; x < n; ++x) {
-        if (level(x) != l) continue;
-        for (const Port& port : fabric_.node(x).ports)
-          if (port.peer.valid() && level(port.peer.node) == l - 1 && l > 1) sets.join(x, port.peer.node);
-      }
+      if (l > 1) join_level(l, sets);
       std::map<int, int> ids;
       for (int x = 0; x < n; ++x) {
         if (!fabric_.node(x).is_switch() || level(x) > l) continue;
@@ -104,6 +103,62 @@ class Fitter {
         subtree_[l][x] = it->second;
       }
       subtree_count_[l] = static_cast<int>(ids.size());
+    }
+  }
+
+  std::vector<int> neighbours_at(int x, int at_level) const {
+    std::vector<int> out;
+    for (const Port& port : fabric_.node(x).ports)
+      if (port.peer.valid() && level(port.peer.node) == at_level && fabric_.node(port.peer.node).is_switch())
+        out.push_back(port.peer.node);
+    return out;
+  }
+
+  // Whether a cable x - y (y one level up) is structural: most other
+  // children of y share another parent with x. Sub-trees are meshes of such
+  // 4-cycles x - y - x' - y'; a cable plugged into the wrong sub-tree lands
+  // among children that share nothing with x (except where another
+  // miswired cable happens to close a cycle).
+  bool structural(int x, int y, std::vector<int>& mark, int stamp) const {
+    for (int other : neighbours_at(x, level(y))) mark[other] = stamp;
+    int siblings = 0, sharing = 0;
+    for (int sibling : neighbours_at(y, level(x))) {
+      if (sibling == x) continue;
+      ++siblings;
+      for (int other : neighbours_at(sibling, level(y))) {
+        if (other == y || mark[other] != stamp) continue;
+        ++sharing;
+        break;
+      }
+    }
+    return 2 * sharing > siblings;
+  }
+
+  // Joins the level-l switches with their children over structural cables
+  // and records the others as weak. A switch with no structural cable at
+  // this boundary (one parent or one child each, or a degraded corner)
+  // keeps all its cables. The top level joins over all cables: it is one
+  // component by connectivity.
+  void join_level(int l, DisjointSets& sets) {
+    struct Cable {
+      int x, y;
+      bool structural;
+    };
+    std::vector<Cable> cables;
+    std::vector<int> mark(fabric_.size(), -1);
+    std::vector<bool> has_structural(fabric_.size(), false);
+    for (int x = 0; x < fabric_.size(); ++x) {
+      if (!fabric_.node(x).is_switch() || level(x) != l - 1) continue;
+      for (int y : neighbours_at(x, l)) {
+        const bool keep = structural(x, y, mark, static_cast<int>(cables.size()));
+        cables.push_back({x, y, keep});
+        if (keep) has_structural[x] = has_structural[y] = true;
+      }
+    }
+    for (const Cable& c : cables) {
+      const bool used = c.structural || !has_structural[c.x] || !has_structural[c.y];
+      if (!used) weak_.insert({c.x, c.y});
+      if (used || l == h_) sets.join(c.x, c.y);
     }
   }
 
@@ -118,7 +173,8 @@ class Fitter {
       if (level(x) == 1) s.m[0] = std::max(s.m[0], hosts_on(fabric_, x));
       std::map<int, int> cables_to_parent;
       for (const Port& port : fabric_.node(x).ports)
-        if (port.peer.valid() && level(port.peer.node) == level(x) + 1) ++cables_to_parent[port.peer.node];
+        if (port.peer.valid() && level(port.peer.node) == level(x) + 1 && !weak_.count({x, port.peer.node}))
+          ++cables_to_parent[port.peer.node];  // a miswired cable adds no parent
       const int l = level(x) + 1;
       if (l > h_) continue;
       s.w[l - 1] = std::max(s.w[l - 1], static_cast<int>(cables_to_parent.size()));
@@ -164,12 +220,41 @@ class Fitter {
     }
   }
 
+  bool has_parent(int x) const { return level(x) == h_ || !neighbours_at(x, level(x) + 1).empty(); }
+
+  // Columns of level l: switches joined by sharing a parent over cables
+  // that are not weak. All children of a switch share its digits b_1..b_l,
+  // so a column is one b_l value across the level-l sub-trees of one
+  // level-(l+1) sub-tree, and a sub-tree that lost a switch leaves a gap in
+  // its column instead of shifting the others.
+  std::vector<int> columns(int l) {
+    DisjointSets sets(fabric_.size());
+    if (l < h_) {
+      for (int y = 0; y < fabric_.size(); ++y) {
+        if (!fabric_.node(y).is_switch() || level(y) != l + 1) continue;
+        int first = -1;
+        for (int x : neighbours_at(y, l)) {
+          if (weak_.count({x, y})) continue;
+          if (first < 0) first = x;
+          else sets.join(first, x);
+        }
+      }
+    }
+    std::vector<int> column(fabric_.size(), -1);
+    for (int x = 0; x < fabric_.size(); ++x)
+      if (fabric_.node(x).is_switch() && level(x) == l) column[x] = sets.find(x);
+    return column;
+  }
+
   // b_l of a level-l switch: the b digits its children agree on (majority,
-  // so one miswired cable does not move it), then its rank by GUID among the
-  // switches of its subtree that inherited the same digits.
+  // so one miswired cable does not move it), then the rank of its column
+  // (by the column's least GUID) among the columns with the same digits in
+  // the same level-(l+1) sub-tree.
   void assign_b_digits() {
     for (int l = 2; l <= h_; ++l) {
-      std::map<std::pair<int, std::vector<int>>, std::vector<int>> groups;
+      const std::vector<int> column = columns(l);
+      // (level-(l+1) sub-tree, inherited digits) -> switches
+      std::map<std::pair<int, std::vector<int>>, std::vector<int>> members_of;
       for (int x = 0; x < fabric_.size(); ++x) {
         if (!fabric_.node(x).is_switch() || level(x) != l) continue;
         std::map<std::vector<int>, int> votes;
@@ -184,18 +269,43 @@ class Fitter {
         }
         auto best = std::max_element(votes.begin(), votes.end(),
                                      [](const auto& a, const auto& b) { return a.second < b.second; });
-        groups[{subtree_[l][x], best->first}].push_back(x);
+        std::copy(best->first.begin(), best->first.end(), digits(x).begin());
+        members_of[{l < h_ ? subtree_[l + 1][x] : 0, best->first}].push_back(x);
       }
-      for (auto& [key, members] : groups) {
+      for (auto& [key, members] : members_of) {
+        // Columns with a parent first, by least GUID; a switch that lost all
+        // its parents has no column to tell its digit: it takes the lowest
+        // digit its own sub-tree leaves free.
+        std::map<int, int> least;  // column -> its member first by GUID
+        for (int x : members) {
+          if (!has_parent(x)) continue;
+          auto [it, added] = least.emplace(column[x], x);
+          if (!added && precedes_by_guid(fabric_, x, it->second)) it->second = x;
+        }
+        std::vector<std::pair<int, int>> order(least.begin(), least.end());
+        std::sort(order.begin(), order.end(),
+                  [&](const auto& a, const auto& b) { return precedes_by_guid(fabric_, a.second, b.second); });
+        std::map<int, int> rank;
+        for (size_t i = 0; i < order.size(); ++i) rank[order[i].first] = static_cast<int>(i);
+        std::map<int, std::set<int>> taken;  // level-l sub-tree -> digits in use
+        for (int x : members)
+          if (has_parent(x)) taken[subtree_[l][x]].insert(rank[column[x]]);
         std::sort(members.begin(), members.end(), [&](int a, int b) { return precedes_by_guid(fabric_, a, b); });
-        for (size_t i = 0; i < members.size(); ++i) {
-          std::vector<int>& label = digits(members[i]);
-          if (static_cast<int>(i) >= shape().w[l - 1]) {
+        for (int x : members) {
+          int digit = 0;
+          if (has_parent(x)) {
+            digit = rank[column[x]];
+          } else {
+            std::set<int>& used = taken[subtree_[l][x]];
+            while (used.count(digit)) ++digit;
+            used.insert(digit);
+          }
+          std::vector<int>& label = digits(x);
+          if (digit >= shape().w[l - 1]) {
             label.clear();  // more switches than the shape has room for
             continue;
           }
-          std::copy(key.second.begin(), key.second.end(), label.begin());
-          label[l - 1] = static_cast<int>(i);
+          label[l - 1] = digit;
         }
       }
     }
@@ -248,6 +358,7 @@ class Fitter {
     auto role = [](int l, bool up) { return l * 2 + up; };
     // How the present cables use ports, and which switch pairs are cabled.
     std::map<std::pair<int, int>, int> cables;  // (lower, upper) -> count
+    std::vector<Deviation> miswired;
     for (int x = 0; x < fabric_.size(); ++x) {
       if (!fabric_.node(x).is_switch() || digits(x).empty()) continue;
       const int l = level(x);
@@ -255,17 +366,20 @@ class Fitter {
         const PortRef peer = fabric_.node(x).ports[p].peer;
         if (!peer.valid() || !fabric_.node(peer.node).is_switch() || digits(peer.node).empty()) continue;
         if (level(peer.node) > l) {
+          if (!differ_only_at(x, peer.node, l + 1)) {
+            miswired.push_back({Deviation::Kind::kMiswiredCable, {x, p}, peer,
+                                fmt::format("{} and {} are not neighbours", label_text(x), label_text(peer.node))});
+            continue;
+          }
           guesser.observe(role(l, true), digits(peer.node)[l], p);
           ++cables[{x, peer.node}];
-          if (!differ_only_at(x, peer.node, l + 1))
-            add({Deviation::Kind::kMiswiredCable, {x, p}, peer,
-                 fmt::format("{} and {} are not neighbours", label_text(x), label_text(peer.node))});
-        } else {
+        } else if (differ_only_at(peer.node, x, l)) {
           guesser.observe(role(l, false), digits(peer.node)[l - 1], p);
         }
       }
     }
     // Cables each switch lacks, to guess ports only where that is unambiguous.
+    // A lost switch is one deviation: its cables are implied.
     struct Missing {
       int upper, a, lower, count;
     };
@@ -277,14 +391,15 @@ class Fitter {
         for (int a = 0; a < shape().m[l - 1]; ++a) {
           const std::vector<int> label = child_label(upper, a);
           const int lower = labels.node_at[l - 1][labels.code(l - 1, label)];
-          const int have = lower >= 0 ? cables[{lower, upper}] : 0;
+          if (lower < 0) continue;
+          const int have = cables[{lower, upper}];
           const int want = shape().p[l - 1];
-          if (lower >= 0 && have > want)
+          if (have > want)
             add({Deviation::Kind::kExtraCable, {lower, 0}, {upper, 0}, fmt::format("{} cables, {} expected", have, want)});
           if (have >= want) continue;
           missing.push_back({upper, a, lower, want - have});
           missing_at[upper] += want - have;
-          if (lower >= 0) missing_at[lower] += want - have;
+          missing_at[lower] += want - have;
         }
       }
     }
@@ -294,21 +409,58 @@ class Fitter {
         add({Deviation::Kind::kMissingSwitch, {}, {}, fmt::format("L{}:{}", l, decode(l, code))});
       }
     }
+    explain_miswired(miswired, missing);
+    for (Deviation& d : miswired) add(std::move(d));
     for (const Missing& gap : missing) {
       const int l = level(gap.upper);
       for (int k = 0; k < gap.count; ++k) {
         const int upper_port = guesser.guess(fabric_, gap.upper, role(l, false), gap.a, missing_at[gap.upper]);
-        if (gap.lower < 0) {
-          add({Deviation::Kind::kMissingCable, {gap.upper, upper_port}, {},
-               fmt::format("to missing switch L{}:{}", l - 1, child_label(gap.upper, gap.a))});
-          continue;
-        }
         const int lower_port =
             guesser.guess(fabric_, gap.lower, role(l - 1, true), digits(gap.upper)[l - 1], missing_at[gap.lower]);
         add({Deviation::Kind::kMissingCable, {gap.lower, lower_port}, {gap.upper, upper_port},
              fmt::format("{} - {}", label_text(gap.lower), label_text(gap.upper))});
       }
     }
+  }
+
+  // A miswired cable and a missing one are usually one mistake: the cable
+  // at lower[p] belongs on an upper switch that lacks a cable from lower.
+  // The port it belongs on is the one a miswired cable of that switch holds
+  // (swapped cables), else the switch's only free port. Each pairing takes
+  // one missing cable off the list.
+  template <class MissingList>
+  void explain_miswired(std::vector<Deviation>& miswired, MissingList& missing) {
+    std::map<int, std::vector<int>> wrong_ports;  // upper switch -> ports holding miswired cables
+    for (const Deviation& d : miswired) wrong_ports[d.peer.node].push_back(d.peer.port);
+    std::set<PortRef> promised;
+    for (Deviation& d : miswired) {
+      for (auto& gap : missing) {
+        if (gap.count == 0 || gap.lower != d.at.node) continue;
+        PortRef target{gap.upper, 0};
+        for (int q : wrong_ports[gap.upper]) {
+          if (promised.count({gap.upper, q})) continue;
+          target.port = q;
+          break;
+        }
+        if (target.port == 0) target.port = only_free_port(gap.upper, promised);
+        if (target.port > 0) promised.insert(target);
+        d.belongs = target;
+        d.detail = fmt::format("{} belongs on {}", label_text(d.at.node), label_text(gap.upper));
+        --gap.count;
+        break;
+      }
+    }
+    std::erase_if(missing, [](const auto& gap) { return gap.count == 0; });
+  }
+
+  int only_free_port(int node, const std::set<PortRef>& promised) {
+    int found = 0;
+    for (int p = 1; p <= fabric_.node(node).num_ports; ++p) {
+      if (fabric_.node(node).ports[p].peer.valid() || promised.count({node, p})) continue;
+      if (found) return 0;
+      found = p;
+    }
+    return found;
   }
 
   // Labels of a level-(pos-1) and a level-pos node agree everywhere but `pos`.
@@ -332,6 +484,7 @@ class Fitter {
   const Levels& levels_;
   const int h_;
   std::vector<std::vector<int>> subtree_;
+  std::set<std::pair<int, int>> weak_;  // (lower, upper) cables on too few 4-cycles
   std::vector<int> subtree_count_;
   XgftFit fit_;
 };

@@ -69,8 +69,8 @@ struct Variations {
   int io_hosts = 0;        // hosts added to every top-level switch (given ports for them)
   int lost_switches = 0;   // random switches removed, with the hosts only they carried
   int lost_level = 0;      // the switch level they are taken from; 0: any level
-  int swapped_pairs = 0;   // pairs of same-level uplinks whose upper ends trade places
-  int hca_port = 1;        // the port of a two-port HCA hosts are cabled on (2: port 1 dark)
+  int swapped_pairs = 0;   // pairs of same-level uplinks whose upper ends trade places (each switch in one pair at most)
+  int hca_port = 1;        // the port of a two-port HCA compute hosts are cabled on (2: port 1 dark)
   bool dual_rail = false;  // the first half of the hosts also cabled on port 2, where the second half was
   uint64_t seed = 1;
 };

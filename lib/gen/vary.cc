@@ -115,22 +115,23 @@ Status swap_cables(Fabric& fabric, int pairs, std::mt19937_64& rng, VariationLog
         uplinks.push_back({{s, p}, peer});
     }
   }
-  std::set<PortRef> touched;
+  std::set<int> touched;  // switches of earlier swaps: each switch in one swap at most, so the fix is unique
   for (int done = 0, tries = 0; done < pairs; ++tries) {
     if (tries > 1000 * (pairs + 1))
       return Status::Error(fmt::format("cannot find {} pairs of cables to swap", pairs));
     const auto [low1, up1] = uplinks[draw_below(rng, uplinks.size())];
     const auto [low2, up2] = uplinks[draw_below(rng, uplinks.size())];
     // Swapping must create two cables the fabric does not have, between
-    // switches of the same levels, and leave earlier swaps alone.
+    // switches of the same levels, on switches no earlier swap touched.
     if (level[low1.node] != level[low2.node] || low1.node == low2.node || up1.node == up2.node) continue;
     if (cabled_together(fabric, low1.node, up2.node) || cabled_together(fabric, low2.node, up1.node)) continue;
-    if (touched.count(low1) || touched.count(low2)) continue;
+    if (touched.count(low1.node) || touched.count(low2.node) || touched.count(up1.node) || touched.count(up2.node))
+      continue;
     fabric.disconnect(low1);
     fabric.disconnect(low2);
     fabric.connect(low1, up2);
     fabric.connect(low2, up1);
-    touched.insert({low1, low2});
+    touched.insert({low1.node, low2.node, up1.node, up2.node});
     for (auto [low, up] : {std::pair{low1, up2}, std::pair{low2, up1}})
       log.swapped.push_back({fabric.node(low.node).name, low.port, fabric.node(up.node).name, up.port});
     ++done;
@@ -138,11 +139,14 @@ Status swap_cables(Fabric& fabric, int pairs, std::mt19937_64& rng, VariationLog
   return Status::Ok();
 }
 
-// Every host on port 2 of a two-port HCA, port 1 dark.
-void move_to_port_2(Fabric& fabric) {
+// Every compute host on port 2 of a two-port HCA, port 1 dark; attached
+// hosts stay on port 1 (and the simulator's diags can start from them:
+// umad2sim shows a CA's port 1 only).
+void move_to_port_2(Fabric& fabric, const VariationLog& log) {
   for (int x = 0; x < fabric.size(); ++x) {
     Node& node = fabric.node(x);
     if (node.is_switch() || node.num_ports != 1) continue;
+    if (std::ranges::find(log.io_hosts, node.name) != log.io_hosts.end()) continue;
     const PortRef peer = node.ports[1].peer;
     give_ports(node, 2);
     node.ports[2].guid = node.guid + 2;
@@ -194,7 +198,7 @@ Result<VariationLog> vary(Fabric& fabric, const Variations& variations) {
     if (Status status = lose_switches(varied, v.lost_switches, v.lost_level, rng, log); !status.ok()) return status;
   if (v.swapped_pairs > 0)
     if (Status status = swap_cables(varied, v.swapped_pairs, rng, log); !status.ok()) return status;
-  if (v.hca_port == 2) move_to_port_2(varied);
+  if (v.hca_port == 2) move_to_port_2(varied, log);
   if (v.dual_rail) make_dual_rail(varied);
   fabric = std::move(varied);
   return log;

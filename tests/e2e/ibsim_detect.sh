@@ -20,6 +20,13 @@ cases=(
   "rfc-24-96-3|rfc --radix 24 --leaves 96 --levels 3 --seed 3"
   "ft-8-3-fail|ftree --ports 8 --levels 3 --fail-links 5 --seed 11"
   "mikant-3-3-fail|mikant --k 3 --levels 3 --fail-links 2 --seed 5"
+  "clos2-storage|clos2 --n 4 --m 4 --r 8 --io-hosts 2"
+  "ft-8-3-storage|ftree --ports 8 --levels 3 --io-hosts 1"
+  "pgft-storage|pgft --h 2 --m 24,4 --w 1,2 --p 1,6 --io-hosts 3"
+  "ft-8-2-port2|ftree --ports 8 --levels 2 --hca-port 2 --io-hosts 1"
+  "kary-4-3-dual-rail|kary --k 4 --levels 3 --dual-rail"
+  "ft-8-3-swapped|ftree --ports 8 --levels 3 --swap-pairs 2 --seed 4"
+  "ft-8-3-lost|ftree --ports 8 --levels 3 --lose-switches 2 --lost-level 2 --seed 4"
 )
 for f in "$root"/ibsim-topos/*.net; do cases+=("$(basename "$f" .net)|"); done
 
@@ -29,10 +36,11 @@ summarize() {
 import json, sys
 d = json.load(open(sys.argv[1]))
 def end(e):
-  return e and [e["guid"], e["port"]]
+  return e and [e["guid"], e["port"] or 0]
 print(json.dumps({
   "families": d["families"], "levels": d["levels"], "hosts": d["host_count"],
   "switches": d["switch_count"], "degraded": d["degraded"], "updown": d["updown_routable"],
+  "io_hosts": sorted([n["guid"], n["level"]] for n in d["io_hosts"]),
   "deviations": sorted([x["kind"], end(x["at"]), end(x["peer"])] for x in d["deviations"]),
   "coords": sorted([n["guid"], n["coords"]] for n in d["switches"] + d["hosts"]),
 }, sort_keys=True, indent=1))' "$1"

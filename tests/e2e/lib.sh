@@ -46,7 +46,10 @@ sim_run() {
   IBSIM_SOCKNAME=$sock SIM_HOST=$node LD_PRELOAD=$UMAD2SIM "$@"
 }
 
-# first_ca FABRIC: the name of the first CA record in a net file.
+# first_ca FABRIC: the name of the first CA record in a net file whose port 1
+# is cabled (umad2sim shows the diags a CA's port 1 only).
 first_ca() {
-  awk '/^(Ca|Hca)[ \t]/ { match($0, /"[^"]*"/); print substr($0, RSTART + 1, RLENGTH - 2); exit }' "$1"
+  awk '/^(Ca|Hca)[ \t]/ { match($0, /"[^"]*"/); ca = substr($0, RSTART + 1, RLENGTH - 2); next }
+       /^$/ { ca = "" }
+       ca != "" && /^\[1\]/ { print ca; exit }' "$1"
 }

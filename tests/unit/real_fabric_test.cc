@@ -1,0 +1,190 @@
+// Recognition and routing of fabrics as real clusters have them: storage
+// hosts on the spines, HCAs on port 2, dual rail, swapped cables and lost
+// switches, made by gen's `vary` so the truth is known exactly.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "audit/audit.h"
+#include "core/end_nodes.h"
+#include "core/netfile.h"
+#include "detect/detect.h"
+#include "gen/generate.h"
+#include "route/path_bits.h"
+#include "route/route_fabric.h"
+
+namespace ftclos {
+namespace {
+
+struct Case {
+  std::string name;
+  Result<Fabric> (*make)();
+  Family family;
+};
+
+const Case kTrees[] = {
+    {"ft_8_3", [] { return generate_ftree(8, 3); }, Family::kFtree},
+    {"kary_4_3", [] { return generate_kary(4, 3); }, Family::kKary},
+    {"clos2_3_5_6", [] { return generate_clos2(3, 5, 6); }, Family::kClos2},
+    {"pgft_oversubscribed_p6", [] { return generate_pgft({{24, 4}, {1, 2}, {1, 6}}); }, Family::kPgft},
+    {"pgft_3_levels_p2", [] { return generate_pgft({{4, 4, 4}, {1, 2, 2}, {1, 2, 1}}); }, Family::kPgft},
+};
+
+// Swaps and losses show in the cabling graph from three levels on. In a
+// two-level Clos every leaf is cabled to every spine, so a swap changes no
+// pair of switches, and a lost leaf or spine leaves a smaller Clos of the
+// same family (only port counts could tell, and real clusters leave ports
+// free on purpose).
+const Case kDeepTrees[] = {kTrees[0], kTrees[1], kTrees[4]};
+
+// The fabric after `vary`, written and read back as a file would be, then
+// shuffled (node and port order), as the CLI sees it.
+struct Varied {
+  Fabric fabric;
+  VariationLog log;
+};
+Varied varied(const Case& c, const Variations& variations, uint64_t shuffle_seed = 0, bool shuffle_ports = true) {
+  Result<Fabric> made = c.make();
+  EXPECT_TRUE(made.ok()) << made.status().message();
+  Varied out{made.ok() ? *made : Fabric(), {}};
+  Result<VariationLog> log = vary(out.fabric, variations);
+  EXPECT_TRUE(log.ok()) << log.status().message();
+  if (log.ok()) out.log = *log;
+  Result<Fabric> reread = parse_netfile(write_netfile(out.fabric), c.name);
+  EXPECT_TRUE(reread.ok()) << reread.status().message();
+  out.fabric = split_end_nodes(reread.ok() ? *reread : Fabric());
+  if (shuffle_seed) out.fabric = shuffle(out.fabric, shuffle_seed, shuffle_ports);
+  return out;
+}
+
+std::vector<int> params_of(const Detection& detection) {
+  std::vector<int> values;
+  if (detection.families.empty()) return values;
+  for (const FamilyParam& p : detection.families.front().params) values.insert(values.end(), p.values.begin(), p.values.end());
+  return values;
+}
+
+std::multiset<std::string> kinds(const Detection& detection) {
+  std::multiset<std::string> out;
+  for (const Deviation& d : detection.deviations()) out.insert(kind_name(d.kind));
+  return out;
+}
+
+class RealTrees : public ::testing::TestWithParam<Case> {};
+class DeepTrees : public ::testing::TestWithParam<Case> {};
+
+TEST_P(RealTrees, StorageHostsOnTheTopAreAttachedNotDegraded) {
+  const Case& c = GetParam();
+  const Detection intact = detect(varied(c, {}).fabric);
+  for (uint64_t shuffle_seed : {0, 1, 2}) {
+    const Varied v = varied(c, {.io_hosts = 2}, shuffle_seed);
+    const Detection detection = detect(v.fabric);
+    ASSERT_FALSE(detection.families.empty()) << detection.unknown_reason;
+    EXPECT_EQ(detection.families.front().family, c.family);
+    EXPECT_EQ(params_of(detection), params_of(intact));
+    EXPECT_FALSE(detection.degraded()) << describe(v.fabric, detection.deviations().front());
+    std::vector<std::string> io;
+    for (int x : detection.levels.io_hosts) {
+      io.push_back(v.fabric.node(x).name);
+      EXPECT_EQ(attached_level(v.fabric, detection.levels, x), detection.levels.height);
+    }
+    std::ranges::sort(io);
+    std::vector<std::string> expected = v.log.io_hosts;
+    std::ranges::sort(expected);
+    EXPECT_EQ(io, expected);
+  }
+}
+
+// Every swapped pair is two miswired cables, named with the ports their
+// upper ends belong on (each other's), and nothing else.
+TEST_P(DeepTrees, SwappedCablesAreNamedExactly) {
+  const Case& c = GetParam();
+  for (int pairs : {1, 2, 4}) {
+    for (uint64_t seed : {1, 2, 3}) {
+      const Varied v = varied(c, {.swapped_pairs = pairs, .seed = seed}, seed, /*shuffle_ports=*/false);
+      const Detection detection = detect(v.fabric);
+      ASSERT_FALSE(detection.families.empty()) << detection.unknown_reason;
+      EXPECT_EQ(detection.families.front().family, c.family) << pairs << " pairs, seed " << seed;
+      std::set<std::tuple<std::string, int, std::string, int>> reported, expected;
+      for (const NamedCable& cable : v.log.swapped) expected.insert({cable.a, cable.a_port, cable.b, cable.b_port});
+      for (const Deviation& d : detection.deviations()) {
+        ASSERT_EQ(d.kind, Deviation::Kind::kMiswiredCable) << describe(v.fabric, d);
+        const Node& a = v.fabric.node(d.at.node);
+        const Node& b = v.fabric.node(d.peer.node);
+        reported.insert({a.name, d.at.port, b.name, d.peer.port});
+        // Moving the upper end to where it belongs lands on the port of the
+        // other miswired cable of the pair.
+        ASSERT_TRUE(d.belongs.valid() && d.belongs.port > 0) << describe(v.fabric, d);
+        const PortRef there = v.fabric.peer(d.belongs);
+        ASSERT_TRUE(there.valid());
+        const bool also_miswired = std::ranges::any_of(detection.deviations(), [&](const Deviation& e) { return e.at == there; });
+        EXPECT_TRUE(also_miswired) << describe(v.fabric, d);
+      }
+      EXPECT_EQ(reported, expected) << pairs << " pairs, seed " << seed;
+    }
+  }
+}
+
+TEST_P(DeepTrees, LostSwitchesAreOneDeviationEach) {
+  const Case& c = GetParam();
+  const int height = detect(varied(c, {}).fabric).levels.height;
+  for (int level = 1; level <= height; ++level) {
+    for (int lost : {1, 2}) {
+      const Varied v = varied(c, {.lost_switches = lost, .lost_level = level, .seed = 7}, 3);
+      const Detection detection = detect(v.fabric);
+      ASSERT_FALSE(detection.families.empty()) << detection.unknown_reason;
+      EXPECT_EQ(detection.families.front().family, c.family) << "level " << level << ", " << lost << " lost";
+      const std::vector<std::string> expected(lost, "missing-switch");
+      EXPECT_EQ(kinds(detection), std::multiset<std::string>(expected.begin(), expected.end()))
+          << "level " << level << ", " << lost << " lost";
+    }
+  }
+}
+
+// Port-2 HCAs and dual-rail hosts: every cabled port is an end node, routed
+// (0 unreachable), and listed in the path-bits file.
+TEST_P(RealTrees, EveryCabledHcaPortIsRouted) {
+  const Case& c = GetParam();
+  for (Variations variations : {Variations{.hca_port = 2}, Variations{.dual_rail = true}}) {
+    const Varied v = varied(c, variations, 1);
+    int cabled_ports = 0;
+    Result<Fabric> whole = c.make();
+    ASSERT_TRUE(whole.ok());
+    ASSERT_TRUE(vary(*whole, variations).ok());
+    for (const Node& node : whole->nodes())
+      if (!node.is_switch())
+        for (int p = 1; p <= node.num_ports; ++p) cabled_ports += node.ports[p].peer.valid();
+    EXPECT_EQ(v.fabric.count(NodeType::kCa), cabled_ports);
+    Result<RoutedFabric> routed = route_fabric(v.fabric, "auto", 0);
+    ASSERT_TRUE(routed.ok()) << routed.status().message();
+    const Correctness correctness =
+        check_correctness({v.fabric, routed->detection.levels, routed->lids, routed->routing.lfts, {}});
+    EXPECT_EQ(correctness.pairs, static_cast<long>(cabled_ports) * (cabled_ports - 1));
+    EXPECT_EQ(correctness.unreachable + correctness.loops, 0);
+    const std::string bits = write_path_bits(v.fabric, routed->routing);
+    for (const Node& node : v.fabric.nodes())
+      if (!node.is_switch()) EXPECT_NE(bits.find(format_guid(node.ports[1].guid)), std::string::npos) << node.name;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Generated, RealTrees, ::testing::ValuesIn(kTrees),
+                         [](const auto& info) { return info.param.name; });
+INSTANTIATE_TEST_SUITE_P(Generated, DeepTrees, ::testing::ValuesIn(kDeepTrees),
+                         [](const auto& info) { return info.param.name; });
+
+TEST(RealFabrics, OversubscribedParallelCablesAreNotDegraded) {
+  for (int p = 2; p <= 6; ++p) {
+    const Fabric fabric = *generate_pgft({{12, 4}, {1, 3}, {1, p}});
+    const Detection detection = detect(shuffle(fabric, p, true));
+    ASSERT_FALSE(detection.families.empty()) << detection.unknown_reason;
+    EXPECT_EQ(detection.families.front().family, Family::kPgft) << "p = " << p;
+    EXPECT_FALSE(detection.degraded()) << "p = " << p;
+  }
+}
+
+}  // namespace
+}  // namespace ftclos

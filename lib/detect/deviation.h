@@ -20,6 +20,10 @@ struct Deviation {
     kUnexpectedSwitch,  // `at.node` fits no label of the family
     kMissingHost,       // leaf `at.node` lacks a host
   };
+  Deviation() = default;
+  Deviation(Kind kind, PortRef at, PortRef peer, std::string detail, PortRef belongs = {})
+      : kind(kind), at(at), peer(peer), detail(std::move(detail)), belongs(belongs) {}
+
   Kind kind = Kind::kMissingCable;
   PortRef at;          // node -1 when the node itself is missing; port 0 when unknown
   PortRef peer;        // node -1 when not a cable or the peer is missing; port 0 when unknown

@@ -114,18 +114,33 @@ class Fitter {
     return out;
   }
 
+  // The switches one level up and one level down of every switch at a
+  // level boundary, computed once per boundary.
+  struct Boundary {
+    std::vector<std::vector<int>> up, down;
+  };
+  Boundary boundary(int l) const {
+    Boundary b{std::vector<std::vector<int>>(fabric_.size()), std::vector<std::vector<int>>(fabric_.size())};
+    for (int x = 0; x < fabric_.size(); ++x) {
+      if (!fabric_.node(x).is_switch() || level(x) != l - 1) continue;
+      b.up[x] = neighbours_at(x, l);
+      for (int y : b.up[x]) b.down[y].push_back(x);
+    }
+    return b;
+  }
+
   // Whether a cable x - y (y one level up) is structural: most other
   // children of y share another parent with x. Sub-trees are meshes of such
   // 4-cycles x - y - x' - y'; a cable plugged into the wrong sub-tree lands
   // among children that share nothing with x (except where another
   // miswired cable happens to close a cycle).
-  bool structural(int x, int y, std::vector<int>& mark, int stamp) const {
-    for (int other : neighbours_at(x, level(y))) mark[other] = stamp;
+  static bool structural(const Boundary& b, int x, int y, std::vector<int>& mark, int stamp) {
+    for (int other : b.up[x]) mark[other] = stamp;
     int siblings = 0, sharing = 0;
-    for (int sibling : neighbours_at(y, level(x))) {
+    for (int sibling : b.down[y]) {
       if (sibling == x) continue;
       ++siblings;
-      for (int other : neighbours_at(sibling, level(y))) {
+      for (int other : b.up[sibling]) {
         if (other == y || mark[other] != stamp) continue;
         ++sharing;
         break;
@@ -144,13 +159,13 @@ class Fitter {
       int x, y;
       bool structural;
     };
+    const Boundary b = boundary(l);
     std::vector<Cable> cables;
     std::vector<int> mark(fabric_.size(), -1);
     std::vector<bool> has_structural(fabric_.size(), false);
     for (int x = 0; x < fabric_.size(); ++x) {
-      if (!fabric_.node(x).is_switch() || level(x) != l - 1) continue;
-      for (int y : neighbours_at(x, l)) {
-        const bool keep = structural(x, y, mark, static_cast<int>(cables.size()));
+      for (int y : b.up[x]) {
+        const bool keep = structural(b, x, y, mark, static_cast<int>(cables.size()));
         cables.push_back({x, y, keep});
         if (keep) has_structural[x] = has_structural[y] = true;
       }

@@ -162,12 +162,14 @@ TEST_P(RealTrees, EveryCabledHcaPortIsRouted) {
     Result<RoutedFabric> routed = route_fabric(v.fabric, "auto", 0);
     ASSERT_TRUE(routed.ok()) << routed.status().message();
     const Correctness correctness =
-        check_correctness({v.fabric, routed->detection.levels, routed->lids, routed->routing.lfts, {}});
+        check_correctness({v.fabric, routed->detection.levels, routed->lids, routed->routing.lfts, {}, {}, {}});
     EXPECT_EQ(correctness.pairs, static_cast<long>(cabled_ports) * (cabled_ports - 1));
     EXPECT_EQ(correctness.unreachable + correctness.loops, 0);
     const std::string bits = write_path_bits(v.fabric, routed->routing);
-    for (const Node& node : v.fabric.nodes())
-      if (!node.is_switch()) EXPECT_NE(bits.find(format_guid(node.ports[1].guid)), std::string::npos) << node.name;
+    for (const Node& node : v.fabric.nodes()) {
+      if (node.is_switch()) continue;
+      EXPECT_NE(bits.find(format_guid(node.ports[1].guid)), std::string::npos) << node.name;
+    }
   }
 }
 

@@ -12,7 +12,9 @@
 #include "audit/audit.h"
 #include "core/end_nodes.h"
 #include "core/netfile.h"
+#include "core/files.h"
 #include "detect/detect.h"
+#include "detect/host_hints.h"
 #include "gen/generate.h"
 #include "route/path_bits.h"
 #include "route/route_fabric.h"
@@ -186,6 +188,39 @@ TEST(RealFabrics, OversubscribedParallelCablesAreNotDegraded) {
     EXPECT_EQ(detection.families.front().family, Family::kPgft) << "p = " << p;
     EXPECT_FALSE(detection.degraded()) << "p = " << p;
   }
+}
+
+}  // namespace
+}  // namespace ftclos
+
+namespace ftclos {
+namespace {
+
+// Storage hosts outnumbering the compute hosts on the spines fool the
+// guess; io_guid_file, as OpenSM's ftree reads it, settles it.
+TEST(RealFabrics, IoGuidFileOverridesTheGuess) {
+  Fabric fabric = *generate_clos2(4, 4, 2);
+  const VariationLog log = *vary(fabric, {.io_hosts = 8});
+  const std::string path = ::testing::TempDir() + "/io_guids";
+  std::string text = "# storage\n\n";
+  for (const std::string& name : log.io_hosts) text += format_guid(fabric.node(*fabric.find(name)).ports[1].guid) + "\n";
+  ASSERT_TRUE(write_file(path, text).ok());
+  Result<HostHints> hints = read_host_hints("", path, "");
+  ASSERT_TRUE(hints.ok()) << hints.status().message();
+  const Detection detection = detect(fabric, *hints);
+  ASSERT_FALSE(detection.families.empty()) << detection.unknown_reason;
+  EXPECT_EQ(detection.families.front().family, Family::kClos2);
+  EXPECT_FALSE(detection.degraded());
+  EXPECT_EQ(detection.levels.io_hosts.size(), log.io_hosts.size());
+  EXPECT_NE(detect(fabric).levels.io_hosts.size(), log.io_hosts.size());  // the guess alone is wrong here
+}
+
+TEST(RealFabrics, GuidFileErrorsNameFileAndLine) {
+  const std::string path = ::testing::TempDir() + "/bad_guids";
+  ASSERT_TRUE(write_file(path, "0x10\nnot-a-guid\n").ok());
+  Result<HostHints> hints = read_host_hints(path, "", "");
+  ASSERT_FALSE(hints.ok());
+  EXPECT_NE(hints.status().message().find(path + ":2: expected one GUID"), std::string::npos) << hints.status().message();
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 
 #include "cli_common.h"
 #include "commands.h"
+#include "core/link_rate.h"
 #include "core/netfile.h"
 #include "detect/common_ancestor.h"
 #include "gen/generate.h"
@@ -23,8 +24,15 @@ struct GenOptions {
   std::vector<int> pgft_m, pgft_w, pgft_p;
   Degradation degradation;
   Variations variations;
-  std::string output = "-";  // '-': stdout
+  std::string rate, slow_rate;  // empty: unknown / 4xDDR
+  std::string output = "-";     // '-': stdout
 };
+
+const CLI::Validator kLinkRate(
+    [](std::string& value) {
+      return parse_link_rate(value) ? std::string() : "expected a width and speed like 4xEDR, got " + value;
+    },
+    "RATE");
 
 int cable_count(const Fabric& fabric) {
   int ends = 0;
@@ -46,6 +54,8 @@ int finish(const std::string& family, Result<Fabric> fabric, const GenOptions& o
   }
   Variations variations = options.variations;
   variations.seed = options.degradation.seed;
+  if (!options.rate.empty()) variations.rate = *parse_link_rate(options.rate);
+  if (!options.slow_rate.empty()) variations.slow_rate = *parse_link_rate(options.slow_rate);
   Result<VariationLog> varied = vary(*fabric, variations);
   if (!varied.ok()) {
     fmt::print(stderr, "ftclos gen: {}\n", varied.status().message());
@@ -67,6 +77,8 @@ int finish(const std::string& family, Result<Fabric> fabric, const GenOptions& o
   for (const std::string& name : varied->lost_switches) fmt::print(stderr, "lost switch: \"{}\"\n", name);
   for (const NamedCable& cable : varied->swapped)
     fmt::print(stderr, "swapped: \"{}\"[{}] - \"{}\"[{}]\n", cable.a, cable.a_port, cable.b, cable.b_port);
+  for (const NamedCable& cable : varied->slow)
+    fmt::print(stderr, "slow link: \"{}\"[{}] - \"{}\"[{}]\n", cable.a, cable.a_port, cable.b, cable.b_port);
   return 0;
 }
 
@@ -92,6 +104,11 @@ CLI::App* add_family(CLI::App& gen, const std::string& name, const std::string& 
   family->add_option("--hca-port", v.hca_port, "cable hosts on this port of two-port HCAs (1 or 2)")
       ->check(CLI::Range(1, 2));
   family->add_flag("--dual-rail", v.dual_rail, "cable half of the hosts on both HCA ports (the other half gone)");
+  family->add_option("--rate", options.rate, "every cable's width and speed, e.g. 4xEDR (default: none written)")
+      ->check(kLinkRate);
+  family->add_option("--slow-links", v.slow_links, "this many random switch cables run at --slow-rate instead")
+      ->check(kNonNegative);
+  family->add_option("--slow-rate", options.slow_rate, "the rate of slow links (default 4xDDR)")->check(kLinkRate);
   family->add_option("-o,--output", options.output, "net file to write ('-', the default: stdout)");
   return family;
 }

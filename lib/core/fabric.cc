@@ -49,6 +49,7 @@ void Fabric::disconnect(PortRef a) {
   if (!b.valid()) return;
   port(a).peer = {};
   port(b).peer = {};
+  port(a).rate = port(b).rate = {};
 }
 
 std::optional<int> Fabric::find(std::string_view name) const {
@@ -97,9 +98,8 @@ Fabric induced_subfabric(const Fabric& fabric, const std::vector<bool>& keep, st
     Node& copy = sub.node(index[i]);
     copy.description = node.description;
     for (int p = 0; p <= node.num_ports; ++p) {
-      copy.ports[p].guid = node.ports[p].guid;
-      copy.ports[p].lid = node.ports[p].lid;
-      copy.ports[p].lmc = node.ports[p].lmc;
+      copy.ports[p] = node.ports[p];
+      copy.ports[p].peer = {};  // cabled below, in the new numbering
     }
   }
   for (int i = 0; i < fabric.size(); ++i) {

@@ -11,6 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/link_rate.h"
 #include "core/status.h"
 
 namespace ftclos {
@@ -31,6 +32,7 @@ struct Port {
   uint64_t guid = 0;   // port GUID; 0 when the input does not give one
   uint16_t lid = 0;    // base LID; 0 when unknown
   uint8_t lmc = 0;     // the port owns LIDs lid .. lid + 2^lmc - 1
+  LinkRate rate;       // of the cable at this port; unknown when the input does not say
 };
 
 struct Node {

@@ -82,6 +82,18 @@ class Scanner {
   std::string_view rest_;
 };
 
+/// The last blank-separated word of `text`; empty when there is none.
+std::string_view last_word(std::string_view text) {
+  text = trim(text);
+  size_t blank = text.find_last_of(" \t");
+  return blank == std::string_view::npos ? text : text.substr(blank + 1);
+}
+
+/// Keeps the slower of two reports of one cable's rate: the link runs at the slower end's.
+void note_rate(Port& port, LinkRate rate) {
+  if (rate.known() && (!port.rate.known() || rate.gbps() < port.rate.gbps())) port.rate = rate;
+}
+
 /// Position of `word` in `text` where it starts a word, or npos.
 size_t find_word(std::string_view text, std::string_view word) {
   for (size_t at = text.find(word); at != std::string_view::npos; at = text.find(word, at + 1))
@@ -123,6 +135,7 @@ struct PortLine {
   uint64_t peer_port = 0;
   uint64_t guid = 0;       // the local port GUID, `(guid)` after [p]
   uint64_t peer_guid = 0;  // the peer's port GUID, `(guid)` after "peer"[q]
+  LinkRate rate;           // `4xEDR` ending the comment, as ibnetdiscover writes it
   Location where;
 };
 
@@ -275,8 +288,9 @@ Status Parser::parse_port_line(std::string_view line, Location where) {
   }
   // Up to the comment come ibsim link options (w=12, s=2), which the model does not keep.
   // A CA port line's comment starts with its own `lid L lmc M`; the peer's follow its quoted description.
+  std::string_view comment = scanner.rest().substr(std::min(scanner.rest().find('#'), scanner.rest().size()));
+  parsed.rate = parse_link_rate(last_word(comment)).value_or(LinkRate{});
   if (!node.is_switch()) {
-    std::string_view comment = scanner.rest().substr(std::min(scanner.rest().find('#'), scanner.rest().size()));
     Status status = read_lid_and_lmc(comment.substr(0, comment.find('"')), node.ports[parsed.port], where);
     if (!status.ok()) return status;
   }
@@ -418,6 +432,8 @@ Status Parser::cable(const PortLine& line) {
   if (Status status = fabric_.connect(here, there); !status.ok()) return error_at(line.where, status.message());
   if (line.guid) fabric_.port(here).guid = line.guid;
   if (line.peer_guid) fabric_.port(there).guid = line.peer_guid;
+  note_rate(fabric_.port(here), line.rate);
+  note_rate(fabric_.port(there), line.rate);
   return Status::Ok();
 }
 
@@ -439,8 +455,16 @@ void write_node(const Fabric& fabric, const Node& node, std::string& out) {
     if (!port.peer.valid()) continue;
     fmt::format_to(to, "[{}]", p);
     if (port.guid) fmt::format_to(to, "({:x})", port.guid);
-    fmt::format_to(to, "\t\"{}\"[{}]", fabric.node(port.peer.node).name, port.peer.port);
-    if (!is_switch && port.lid) fmt::format_to(to, "\t\t# lid {} lmc {}", port.lid, port.lmc);
+    const Node& peer = fabric.node(port.peer.node);
+    fmt::format_to(to, "\t\"{}\"[{}]", peer.name, port.peer.port);
+    const bool has_lid = !is_switch && port.lid;
+    if (has_lid) fmt::format_to(to, "\t\t# lid {} lmc {}", port.lid, port.lmc);
+    // ibnetdiscover's ending, which ibsim reads to run the link at that rate: "peer" lid L 4xEDR.
+    if (port.rate.known()) {
+      const uint16_t peer_lid = peer.is_switch() ? peer.ports[0].lid : fabric.port(port.peer).lid;
+      fmt::format_to(to, "{}\"{}\" lid {} {}", has_lid ? " " : "\t\t# ", peer.description, peer_lid,
+                     format_link_rate(port.rate));
+    }
     out += '\n';
   }
 }

@@ -10,6 +10,7 @@
 #include "detect/common_ancestor.h"
 #include "detect/family_coords.h"
 #include "detect/rfc.h"
+#include "detect/slow_links.h"
 
 namespace ftclos {
 
@@ -150,6 +151,10 @@ Detection detect(const Fabric& fabric, const HostHints& hints) {
     Detection other = detect_with(fabric, levels_from_leaves(fabric, guesses[i]));
     if (fits_better(other, best)) best = std::move(other);
   }
+  // Rates do not change what the fabric is, only how well it runs: they are
+  // judged once the levels are chosen.
+  const std::vector<Deviation> slow = slow_links(fabric, best.levels);
+  for (FamilyMatch& family : best.families) family.deviations = joined(std::move(family.deviations), slow);
   return best;
 }
 

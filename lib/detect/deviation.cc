@@ -14,6 +14,7 @@ const char* kind_name(Deviation::Kind kind) {
     case Deviation::Kind::kMissingSwitch: return "missing-switch";
     case Deviation::Kind::kUnexpectedSwitch: return "unexpected-switch";
     case Deviation::Kind::kMissingHost: return "missing-host";
+    case Deviation::Kind::kSlowLink: return "slow-link";
   }
   return "?";
 }

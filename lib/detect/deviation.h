@@ -19,6 +19,7 @@ struct Deviation {
     kMissingSwitch,     // no switch has the label in `detail`
     kUnexpectedSwitch,  // `at.node` fits no label of the family
     kMissingHost,       // leaf `at.node` lacks a host
+    kSlowLink,          // the cable `at` - `peer` runs slower or narrower than its siblings
   };
   Deviation() = default;
   Deviation(Kind kind, PortRef at, PortRef peer, std::string detail, PortRef belongs = {})

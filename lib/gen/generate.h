@@ -72,6 +72,9 @@ struct Variations {
   int swapped_pairs = 0;   // pairs of same-level uplinks whose upper ends trade places (each switch in one pair at most)
   int hca_port = 1;        // the port of a two-port HCA compute hosts are cabled on (2: port 1 dark)
   bool dual_rail = false;  // the first half of the hosts also cabled on port 2, where the second half was
+  LinkRate rate{};         // every cable's rate; unknown: none written
+  int slow_links = 0;      // random switch cables that run at `slow_rate` instead (needs `rate`)
+  LinkRate slow_rate{4, LinkSpeed::kDdr};
   uint64_t seed = 1;
 };
 
@@ -89,6 +92,7 @@ struct VariationLog {
   std::vector<std::string> io_hosts;
   std::vector<std::string> lost_switches;
   std::vector<NamedCable> swapped;  // the cables as they are now, two per pair
+  std::vector<NamedCable> slow;     // lower end first
 };
 
 /// Applies `variations`; fails, leaving the fabric as it was, when a count

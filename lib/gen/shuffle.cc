@@ -21,9 +21,8 @@ Fabric renumber(const Fabric& fabric, const std::vector<int>& order, const std::
     added.description = node.description;
     for (int p = 0; p <= node.num_ports; ++p) {
       Port& port = added.ports[new_port(old, p)];
-      port.guid = node.ports[p].guid;
-      port.lid = node.ports[p].lid;
-      port.lmc = node.ports[p].lmc;
+      port = node.ports[p];
+      port.peer = {};  // cabled below, in the new numbering
     }
   }
   for (int old : order) {

@@ -181,6 +181,33 @@ void make_dual_rail(Fabric& fabric) {
   fabric = renumber(fabric, kept);
 }
 
+void set_rates(Fabric& fabric, LinkRate rate) {
+  for (int x = 0; x < fabric.size(); ++x)
+    for (Port& port : fabric.node(x).ports)
+      if (port.peer.valid()) port.rate = rate;
+}
+
+Status slow_down(Fabric& fabric, int count, LinkRate slow, std::mt19937_64& rng, VariationLog& log) {
+  const std::vector<int> level = switch_levels(fabric);
+  std::vector<PortRef> uplinks;  // lower ends of switch cables
+  for (int s = 0; s < fabric.size(); ++s)
+    for (int p = 1; fabric.node(s).is_switch() && p <= fabric.node(s).num_ports; ++p) {
+      const PortRef peer = fabric.node(s).ports[p].peer;
+      if (peer.valid() && fabric.node(peer.node).is_switch() && level[peer.node] > level[s]) uplinks.push_back({s, p});
+    }
+  if (count > static_cast<int>(uplinks.size()))
+    return Status::Error(fmt::format("{} slow links asked for, but there are {} switch cables", count, uplinks.size()));
+  std::shuffle(uplinks.begin(), uplinks.end(), rng);
+  uplinks.resize(count);
+  std::sort(uplinks.begin(), uplinks.end());
+  for (PortRef low : uplinks) {
+    const PortRef up = fabric.peer(low);
+    fabric.port(low).rate = fabric.port(up).rate = slow;
+    log.slow.push_back({fabric.node(low.node).name, low.port, fabric.node(up.node).name, up.port});
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 Result<VariationLog> vary(Fabric& fabric, const Variations& variations) {
@@ -189,6 +216,9 @@ Result<VariationLog> vary(Fabric& fabric, const Variations& variations) {
     return Status::Error("variation counts must not be negative");
   if (v.hca_port != 1 && v.hca_port != 2) return Status::Error(fmt::format("HCA port {}: 1 or 2 expected", v.hca_port));
   if (v.hca_port == 2 && v.dual_rail) return Status::Error("dual rail uses both HCA ports; the HCA port must be 1");
+  if (v.slow_links < 0) return Status::Error("variation counts must not be negative");
+  if (v.slow_links > 0 && (!v.rate.known() || !v.slow_rate.known() || v.slow_rate.gbps() >= v.rate.gbps()))
+    return Status::Error("slow links need a rate for the others and a slower one for them");
   Fabric varied = fabric;
   VariationLog log;
   std::mt19937_64 rng(v.seed);
@@ -200,6 +230,9 @@ Result<VariationLog> vary(Fabric& fabric, const Variations& variations) {
     if (Status status = swap_cables(varied, v.swapped_pairs, rng, log); !status.ok()) return status;
   if (v.hca_port == 2) move_to_port_2(varied, log);
   if (v.dual_rail) make_dual_rail(varied);
+  if (v.rate.known()) set_rates(varied, v.rate);
+  if (v.slow_links > 0)
+    if (Status status = slow_down(varied, v.slow_links, v.slow_rate, rng, log); !status.ok()) return status;
   fabric = std::move(varied);
   return log;
 }

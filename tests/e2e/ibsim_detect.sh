@@ -27,6 +27,7 @@ cases=(
   "kary-4-3-dual-rail|kary --k 4 --levels 3 --dual-rail"
   "ft-8-3-swapped|ftree --ports 8 --levels 3 --swap-pairs 2 --seed 4"
   "ft-8-3-lost|ftree --ports 8 --levels 3 --lose-switches 2 --lost-level 2 --seed 4"
+  "ft-8-3-slow|ftree --ports 8 --levels 3 --rate 4xEDR --slow-links 2 --seed 2"
 )
 for f in "$root"/ibsim-topos/*.net; do cases+=("$(basename "$f" .net)|"); done
 

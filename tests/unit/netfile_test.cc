@@ -233,6 +233,42 @@ TEST(Netfile, ReadsLidsAndPortGuidsOfClusterOutput) {
   EXPECT_EQ(PeerOf(*fabric, "S-0002c90300a1b2c0", 36), "S-0002c90300a1b2d0[1]");
 }
 
+TEST(Netfile, ReadsLinkRatesOnBothEnds) {
+  Result<Fabric> fabric = parse_netfile(kClusterOutput, "cluster.net");
+  ASSERT_TRUE(fabric.ok()) << fabric.status().message();
+  const LinkRate hdr{4, LinkSpeed::kHdr};
+  EXPECT_EQ(NodeNamed(*fabric, "S-0002c90300a1b2c0").ports[36].rate, hdr);
+  EXPECT_EQ(NodeNamed(*fabric, "S-0002c90300a1b2d0").ports[1].rate, hdr);
+  EXPECT_EQ(NodeNamed(*fabric, "H-0002c90300fe0010").ports[1].rate, hdr);
+  // Listed by the switch only, the rate still reaches the CA's end.
+  EXPECT_EQ(NodeNamed(*fabric, "H-0002c90300fe0020").ports[1].rate, hdr);
+}
+
+TEST(Netfile, KeepsTheSlowerOfTwoReportedRates) {
+  Result<Fabric> fabric = parse_netfile("Switch 2 \"S-1\"\n[1] \"S-2\"[1]\t# \"b\" lid 2 4xEDR\n\n"
+                                        "Switch 2 \"S-2\"\n[1] \"S-1\"[1]\t# \"a\" lid 1 4xDDR\n",
+                                        "t.net");
+  ASSERT_TRUE(fabric.ok()) << fabric.status().message();
+  EXPECT_EQ(NodeNamed(*fabric, "S-1").ports[1].rate, (LinkRate{4, LinkSpeed::kDdr}));
+  EXPECT_EQ(NodeNamed(*fabric, "S-2").ports[1].rate, (LinkRate{4, LinkSpeed::kDdr}));
+}
+
+TEST(Netfile, WritesRatesAsIbnetdiscoverAndIbsimDo) {
+  Result<Fabric> fabric = parse_netfile(kClusterOutput, "cluster.net");
+  ASSERT_TRUE(fabric.ok()) << fabric.status().message();
+  const std::string written = write_netfile(*fabric);
+  EXPECT_NE(written.find("\"S-0002c90300a1b2d0\"[1]\t\t# \"MF0;spine01:MSB7700/U1\" lid 13 4xHDR\n"),
+            std::string::npos)
+      << written;
+  EXPECT_NE(written.find("# lid 6 lmc 2 \"MF0;leaf01:MSB7700/U1\" lid 12 4xHDR\n"), std::string::npos) << written;
+  Result<Fabric> reread = parse_netfile(written, "written.net");
+  ASSERT_TRUE(reread.ok()) << reread.status().message();
+  for (int x = 0; x < fabric->size(); ++x)
+    for (int p = 1; p <= fabric->node(x).num_ports; ++p)
+      EXPECT_EQ(reread->port({*reread->find(fabric->node(x).name), p}).rate, fabric->port({x, p}).rate);
+  EXPECT_EQ(NodeNamed(*reread, "H-0002c90300fe0010").ports[1].lid, 6);
+}
+
 TEST(Netfile, TakesCaLidsFromPortLinesOnly) {
   Result<Fabric> fabric = parse_netfile("Ca 1 \"H-1\"\t\t# \"host\" lid 9 lmc 1\n[1] \"H-2\"[1]\t\t# lid 4 lmc 0\n\n"
                                         "Ca 1 \"H-2\"\n",

@@ -131,6 +131,48 @@ TEST_P(DeepTrees, SwappedCablesAreNamedExactly) {
   }
 }
 
+TEST_P(RealTrees, SlowLinksAreNamedExactly) {
+  const Case& c = GetParam();
+  for (int slow : {1, 3}) {
+    const Varied v = varied(c, {.rate = {4, LinkSpeed::kEdr}, .slow_links = slow, .seed = 7}, 7, /*shuffle_ports=*/false);
+    const Detection detection = detect(v.fabric);
+    ASSERT_FALSE(detection.families.empty()) << detection.unknown_reason;
+    EXPECT_EQ(detection.families.front().family, c.family);
+    std::set<std::tuple<std::string, int, std::string, int>> reported, expected;
+    for (const NamedCable& cable : v.log.slow) expected.insert({cable.a, cable.a_port, cable.b, cable.b_port});
+    for (const Deviation& d : detection.deviations()) {
+      ASSERT_EQ(d.kind, Deviation::Kind::kSlowLink) << describe(v.fabric, d);
+      EXPECT_NE(d.detail.find("4xDDR where"), std::string::npos) << d.detail;
+      reported.insert({v.fabric.node(d.at.node).name, d.at.port, v.fabric.node(d.peer.node).name, d.peer.port});
+    }
+    EXPECT_EQ(reported, expected) << slow << " slow links";
+  }
+}
+
+TEST(RealFabrics, FasterLinksAndUnknownRatesAreNotSlow) {
+  Result<Fabric> made = generate_ftree(8, 2);
+  ASSERT_TRUE(made.ok());
+  Fabric fabric = split_end_nodes(*made);
+  auto set_rate = [&](PortRef end, LinkRate rate) { fabric.port(end).rate = fabric.port(fabric.peer(end)).rate = rate; };
+  // A third of the cables unrated, the rest EDR but for one HDR: nothing is slow.
+  int cable = 0;
+  for (int x = 0; x < fabric.size(); ++x)
+    for (int p = 1; p <= fabric.node(x).num_ports; ++p)
+      if (PortRef end{x, p}; fabric.peer(end).valid() && end < fabric.peer(end) && cable++ % 3)
+        set_rate(end, {4, LinkSpeed::kEdr});
+  set_rate({*fabric.find("L1-1"), 6}, {4, LinkSpeed::kHdr});
+  EXPECT_TRUE(detect(fabric).deviations().empty()) << describe(fabric, detect(fabric).deviations().front());
+  // A 1x cable among 4x ones is: narrower.
+  const PortRef leaf_uplink{*fabric.find("L1-0"), 5};
+  ASSERT_TRUE(fabric.peer(leaf_uplink).valid());
+  set_rate(leaf_uplink, {1, LinkSpeed::kEdr});
+  const Detection slowed = detect(fabric);
+  const std::vector<Deviation>& deviations = slowed.deviations();
+  ASSERT_EQ(deviations.size(), 1u);
+  EXPECT_EQ(deviations[0].kind, Deviation::Kind::kSlowLink);
+  EXPECT_EQ(deviations[0].at, leaf_uplink);
+}
+
 TEST_P(DeepTrees, LostSwitchesAreOneDeviationEach) {
   const Case& c = GetParam();
   const int height = detect(varied(c, {}).fabric).levels.height;

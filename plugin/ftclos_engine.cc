@@ -26,6 +26,7 @@
 #include "audit/audit.h"
 #include "core/files.h"
 #include "detect/detect.h"
+#include "detect/host_hints.h"
 #include "detect/summary.h"
 #include "route/engine_options.h"
 #include "route/path_bits.h"
@@ -40,7 +41,7 @@ using Clock = std::chrono::steady_clock;
 
 // The error numbers of plugin/README.md.
 enum Err { kBadOptions = 1, kBadSubnet, kCannotRoute, kLmcRefused, kLmcShort, kUnreachableRefused,
-           kUnreachableAllowed, kCreditLoops, kPathBitsUnwritten, kInternal };
+           kUnreachableAllowed, kCreditLoops, kPathBitsUnwritten, kInternal, kBadHints = 13 };
 
 std::string err(Err number, std::string_view what) { return fmt::format("ERR {:02d}: {}", static_cast<int>(number), what); }
 
@@ -119,7 +120,12 @@ struct ftclos_engine {
       return false;
     }
     sweep.subnet = std::move(*read);
-    sweep.detection = ftclos::detect(sweep.subnet.fabric);
+    Result<ftclos::HostHints> hints = ftclos::read_host_hints(options->hint_files);
+    if (!hints.ok()) {
+      failure = {-EINVAL, err(kBadHints, "cannot use a hint file: " + hints.status().message())};
+      return false;
+    }
+    sweep.detection = ftclos::detect(sweep.subnet.fabric, *hints);
     sweep.recognize_ms = ms_since(start);
     if (sweep.subnet.unrouted_ports > 0)
       log(FTCLOS_LOG_VERBOSE, fmt::format("{} end ports with LIDs have no cable; their LIDs get no route",

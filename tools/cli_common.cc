@@ -55,6 +55,12 @@ CLI::Option* add_lmc(CLI::App& app, int& lmc, const std::string& what) {
   return app.add_option("--lmc", lmc, what)->check(CLI::Range(0, 7));
 }
 
+void add_host_hints(CLI::App& app, HintFiles& files) {
+  app.add_option("--cn-guid-file", files.cn_guid_file, "GUIDs of the compute CAs (OpenSM ftree's cn_guid_file)");
+  app.add_option("--io-guid-file", files.io_guid_file, "GUIDs of attached (I/O) CAs (OpenSM ftree's io_guid_file)");
+  app.add_option("--root-guid-file", files.root_guid_file, "GUIDs of the root switches (root_guid_file)");
+}
+
 CLI::Option* add_json(CLI::App& app, std::string& path) {
   return app.add_option("--json", path, "Also write the results as JSON to FILE ('-' for stdout)")->type_name("FILE");
 }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/status.h"
+#include "detect/host_hints.h"
 
 namespace ftclos::cli {
 
@@ -24,6 +25,10 @@ CLI::Option* add_schemes(CLI::App& app, std::vector<std::string>& schemes, const
 CLI::Option* add_lmc(CLI::App& app, int& lmc, const std::string& what);
 /// Refuses a negative number (CLI11 would wrap it into an unsigned option).
 extern const CLI::Validator kNonNegative;
+
+/// --cn-guid-file, --io-guid-file, --root-guid-file: OpenSM ftree's hint
+/// files, overriding the guess of which CAs are compute hosts.
+void add_host_hints(CLI::App& app, HintFiles& files);
 
 /// --json FILE, '-' for stdout.
 CLI::Option* add_json(CLI::App& app, std::string& path);

@@ -41,6 +41,7 @@ struct AuditOptions {
   std::vector<std::string> patterns;  // NAME[:params], see `ftclos patterns`
   int instances = 0;                  // 0: the pattern's default
   uint64_t seed = 1;
+  HintFiles hint_files;
 };
 
 bool sound(const AuditedSet& audit) {
@@ -114,7 +115,9 @@ int run(const AuditOptions& options) {
   if (!fabric.ok()) return bad_input(fabric.status());
   Result<std::vector<PatternSpec>> patterns = parse_patterns(*fabric, options);
   if (!patterns.ok()) return bad_input(patterns.status());
-  const Detection detection = detect(*fabric);
+  Result<HostHints> hints = read_host_hints(options.hint_files);
+  if (!hints.ok()) return bad_input(hints.status());
+  const Detection detection = detect(*fabric, *hints);
   Result<std::vector<TableSet>> sets = load_table_sets(*fabric, detection, sources, progress);
   if (!sets.ok()) return bad_input(sets.status());
   std::vector<AuditedSet> audits;
@@ -161,6 +164,7 @@ void add_audit(CLI::App& app) {
   offset->excludes(all_offsets);
   sub->add_option("--guid2lid", sources.guid2lid,
                   "OpenSM's guid2lid or opensm-subnet.lst: the LIDs to check against");
+  add_host_hints(*sub, options->hint_files);
   add_json(*sub, options->json);
   sub->add_option("--html", options->html, "Also write a self-contained HTML report (heatmaps, histograms) to this file");
   CLI::Option* scheme = add_scheme(*sub, sources.scheme, "Instead of LFT files, route the topology with this scheme");

@@ -19,14 +19,17 @@ struct PathBitsOptions {
   std::string file;
   std::string scheme;
   int lmc = 0;
+  HintFiles hint_files;
 };
 
 // Returns the exit code.
 int run(const PathBitsOptions& options) {
   Result<Fabric> fabric = read_end_nodes(options.file);
   if (!fabric.ok()) return bad_input("pathbits", fabric.status());
+  Result<HostHints> hints = read_host_hints(options.hint_files);
+  if (!hints.ok()) return bad_input("pathbits", hints.status());
   bool bad_input = false;
-  Result<RoutedFabric> routed = route_fabric(*fabric, options.scheme, options.lmc, &bad_input);
+  Result<RoutedFabric> routed = route_fabric(*fabric, options.scheme, options.lmc, *hints, &bad_input);
   if (!routed.ok()) {
     fmt::print(stderr, "ftclos pathbits: {}\n", routed.status().message());
     return bad_input ? 2 : 1;
@@ -43,6 +46,7 @@ void add_pathbits(CLI::App& app) {
   add_topology(*sub, options->file);
   add_scheme(*sub, options->scheme, "Routing scheme");
   add_lmc(*sub, options->lmc, "LMC the subnet runs with (default 0)");
+  add_host_hints(*sub, options->hint_files);
   sub->callback([options] { set_exit_code(run(*options)); });
 }
 

@@ -31,6 +31,7 @@ struct PatternsOptions {
   uint64_t seed = 1;
   int offset = -1;  // -1: the scheme's own offsets
   bool all_offsets = false;
+  HintFiles hint_files;
 };
 
 int run(const PatternsOptions& options) {
@@ -65,7 +66,12 @@ int run(const PatternsOptions& options) {
       return 2;
     }
   }
-  const Detection detection = detect(*fabric);
+  Result<HostHints> hints = read_host_hints(options.hint_files);
+  if (!hints.ok()) {
+    fmt::print(stderr, "ftclos patterns: {}\n", hints.status().message());
+    return 2;
+  }
+  const Detection detection = detect(*fabric, *hints);
   const OptuBasis basis = optu_basis(detection);
   fmt::print("fabric: {}, {} CAs\n", family_summary(detection), hosts);
   fmt::print("OPTU: {}\n", basis == OptuBasis::kBaseload
@@ -122,6 +128,7 @@ void add_patterns(CLI::App& app) {
   add_topology(*sub, options->file);
   add_schemes(*sub, options->schemes, "Routing schemes to compare, comma-separated (default auto)");
   add_lmc(*sub, options->lmc, "LMC (default: what each scheme needs, as far as the LIDs allow)");
+  add_host_hints(*sub, options->hint_files);
   sub->add_option("--pattern", options->patterns, help)->required();
   sub->add_option("--instances", options->instances, "Instances per random pattern (default 32, as in §VI)")
       ->check(CLI::PositiveNumber);

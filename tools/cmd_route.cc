@@ -29,6 +29,7 @@ struct RouteOptions {
   std::string output = "-";  // '-': stdout
   std::string path_bits;  // empty: not written
   bool allow_unreachable = false;
+  HintFiles hint_files;
 };
 
 using Clock = std::chrono::steady_clock;
@@ -70,8 +71,10 @@ int run(const RouteOptions& options) {
   const Clock::time_point start = Clock::now();
   Result<Fabric> fabric = read_end_nodes(options.file);
   if (!fabric.ok()) return bad_input("route", fabric.status());
+  Result<HostHints> hints = read_host_hints(options.hint_files);
+  if (!hints.ok()) return bad_input("route", hints.status());
   bool bad_input = false;
-  Result<RoutedFabric> routed = route_fabric(*fabric, options.scheme, options.lmc, &bad_input);
+  Result<RoutedFabric> routed = route_fabric(*fabric, options.scheme, options.lmc, *hints, &bad_input);
   if (!routed.ok()) {
     fmt::print(stderr, "ftclos route: {}\n", routed.status().message());
     return bad_input ? 2 : 1;
@@ -102,6 +105,7 @@ void add_route(CLI::App& app) {
   add_topology(*sub, options->file);
   add_scheme(*sub, options->scheme, "Routing scheme");
   add_lmc(*sub, options->lmc, "LMC the subnet runs with (default 0)");
+  add_host_hints(*sub, options->hint_files);
   sub->add_option("-o,--output", options->output, "Dump file to write ('-', the default: stdout)");
   sub->add_option("--pathbits", options->path_bits, "Also write every CA's path bits to this file");
   sub->add_flag("--allow-unreachable", options->allow_unreachable,

@@ -35,12 +35,11 @@ Status read_guids(const std::string& path, std::set<uint64_t>& out) {
 
 }  // namespace
 
-Result<HostHints> read_host_hints(const std::string& cn_guid_file, const std::string& io_guid_file,
-                                  const std::string& root_guid_file) {
+Result<HostHints> read_host_hints(const HintFiles& files) {
   HostHints hints;
-  if (Status s = read_guids(cn_guid_file, hints.compute); !s.ok()) return s;
-  if (Status s = read_guids(io_guid_file, hints.io); !s.ok()) return s;
-  if (Status s = read_guids(root_guid_file, hints.roots); !s.ok()) return s;
+  if (Status s = read_guids(files.cn_guid_file, hints.compute); !s.ok()) return s;
+  if (Status s = read_guids(files.io_guid_file, hints.io); !s.ok()) return s;
+  if (Status s = read_guids(files.root_guid_file, hints.roots); !s.ok()) return s;
   return hints;
 }
 

@@ -10,9 +10,12 @@
 
 namespace ftclos {
 
-/// Reads the three files; an empty path means no such hint. Errors name
-/// the file and line.
-Result<HostHints> read_host_hints(const std::string& cn_guid_file, const std::string& io_guid_file,
-                                  const std::string& root_guid_file);
+/// Where the three hint files are; an empty path means no such hint.
+struct HintFiles {
+  std::string cn_guid_file{}, io_guid_file{}, root_guid_file{};  // {}: designated initializers may skip them
+};
+
+/// Reads the files given. Errors name the file and line.
+Result<HostHints> read_host_hints(const HintFiles& files);
 
 }  // namespace ftclos

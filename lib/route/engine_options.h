@@ -1,12 +1,14 @@
 // The routing engine's options, as OpenSM's event_plugin_options carries
 // them to the plugin: "scheme=auto pathbits_file=F lmc_shortfall=warn|refuse
-// unreachable=refuse|allow" (plugin/README.md).
+// unreachable=refuse|allow cn_guid_file=F io_guid_file=F root_guid_file=F"
+// (plugin/README.md).
 #pragma once
 
 #include <string>
 #include <string_view>
 
 #include "core/status.h"
+#include "detect/host_hints.h"
 
 namespace ftclos {
 
@@ -15,6 +17,7 @@ struct EngineOptions {
   std::string path_bits_file;  // empty: not written
   bool refuse_low_lmc = false;  // lmc_shortfall=refuse
   bool allow_unreachable = false;  // unreachable=allow
+  HintFiles hint_files;  // cn_guid_file, io_guid_file, root_guid_file: read on every sweep
 };
 
 /// key=value words separated by spaces, tabs or commas; an unknown key, a

@@ -18,9 +18,11 @@ struct RoutedFabric {
   double route_ms = 0;  // time in the scheme alone
 };
 
-/// Routes `fabric` with the scheme named `scheme` at LMC `lmc`. On failure
-/// `bad_input` (when given) tells an unknown scheme or unusable LIDs (the
-/// caller's mistake) from a fabric the scheme cannot route.
-Result<RoutedFabric> route_fabric(const Fabric& fabric, std::string_view scheme, int lmc, bool* bad_input = nullptr);
+/// Routes `fabric` with the scheme named `scheme` at LMC `lmc`, recognized
+/// with the operator's `hints`. On failure `bad_input` (when given) tells an
+/// unknown scheme or unusable LIDs (the caller's mistake) from a fabric the
+/// scheme cannot route.
+Result<RoutedFabric> route_fabric(const Fabric& fabric, std::string_view scheme, int lmc, const HostHints& hints = {},
+                                  bool* bad_input = nullptr);
 
 }  // namespace ftclos

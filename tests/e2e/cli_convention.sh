@@ -68,4 +68,25 @@ script -qec "'$FTCLOS' -q audit '$net' --scheme dmodk" /dev/null >"$work/tty-q.t
 "$FTCLOS" audit "$net" --scheme dmodk >/dev/null 2>"$work/err"
 [ ! -s "$work/err" ] || fail "progress lines went to a file: $(head -1 "$work/err")"
 
+# OpenSM ftree's hint files, wherever the fabric is recognized: 8 storage
+# hosts per spine outnumber the compute hosts there, so only the io hint
+# gives the 2-level Clos its true shape; a bad line is exit 2 with file:line.
+"$FTCLOS" gen clos2 --n 4 --m 4 --r 2 --io-hosts 8 -o "$work/io.net" 2>/dev/null
+awk '/^caguid=/ {guid = $1} /^Hca.*"IO-/ {sub("caguid=", "", guid); print guid}' "$work/io.net" >"$work/io.guids"
+printf '0x1\nzz\n' >"$work/bad.guids"
+for command in detect audit; do  # audit exits 1 here: storage hosts are not routed yet
+  "$FTCLOS" $command "$work/io.net" >"$work/out" 2>/dev/null
+  grep -q "clos2 n=8 m=2 r=4" "$work/out" || fail "$command: the guess changed; pick a fabric it gets wrong"
+  "$FTCLOS" $command "$work/io.net" --io-guid-file "$work/io.guids" >"$work/out" 2>/dev/null
+  grep -q "clos2 n=4 m=4 r=2" "$work/out" || fail "$command --io-guid-file: not clos2 n=4 m=4 r=2"
+done
+for command in detect route pathbits audit patterns; do
+  pattern=()
+  [ $command != patterns ] || pattern=(--pattern ring)
+  "$FTCLOS" $command "$work/io.net" --root-guid-file "$work/bad.guids" "${pattern[@]}" >/dev/null 2>"$work/err"
+  rc=$?
+  [ $rc -eq 2 ] && grep -q "bad.guids:2: expected one GUID" "$work/err" ||
+    fail "$command --root-guid-file with a bad line: exit $rc, $(cat "$work/err")"
+done
+
 if [ $failures -eq 0 ]; then echo "cli convention: all checks passed"; else exit 1; fi

@@ -11,6 +11,8 @@
 #                   refused by OpenSM, which routes with min-hop;
 #   bad-option      scheme=bogus: the error is logged with the reason and
 #                   OpenSM's next engine (routing_engine ftclos,updn) routes;
+#   bad-hint        io_guid_file names a file that does not exist: ERR 13
+#                   with the system's reason, updn routes;
 #   unroutable      scheme=mikant on FT(8,2): logged, updn routes;
 #   unreachable     scheme=updown on MiKANT(3,3), where leaves share no
 #                   ancestor: the plugin refuses tables that leave CAs apart;
@@ -163,6 +165,7 @@ cases=(
   "path-sl|path_sl"
   "bad-version|fallback ft-8-2 ftclos,minhop osmftclos_badversion scheme=dmodk 0 minhop OpenSM.version.mismatch cannot.find.or.setup.routing.engine..ftclos"
   "bad-option|fallback ft-8-2 ftclos,updn osmftclos scheme=bogus 0 updn bad.event_plugin_options unknown.scheme..bogus"
+  "bad-hint|fallback ft-8-2 ftclos,updn osmftclos io_guid_file=/nonexistent/io-guids 0 updn ERR.13:.cannot.use.a.hint.file:.*/nonexistent/io-guids"
   "unroutable|fallback ft-8-2 ftclos,updn osmftclos scheme=mikant 0 updn scheme.mikant.cannot.route.this.fabric falls.back"
   "unreachable|fallback mikant-3-3 ftclos osmftclos scheme=updown 0 minhop leaves.CAs.unreachable"
   "lmc-shortfall|fallback ft-8-2 ftclos,updn osmftclos scheme=nonblocking,lmc_shortfall=refuse 0 updn lmc_shortfall=refuse"

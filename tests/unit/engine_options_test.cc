@@ -21,6 +21,15 @@ TEST(EngineOptions, WordsBySpacesCommasAndTabs) {
   EXPECT_TRUE(defaults->path_bits_file.empty());
 }
 
+TEST(EngineOptions, HintFilesAsOpenSmFtreeNamesThem) {
+  Result<EngineOptions> options =
+      parse_engine_options("cn_guid_file=/etc/cn io_guid_file=/etc/io root_guid_file=/etc/roots");
+  ASSERT_TRUE(options.ok()) << options.status().message();
+  EXPECT_EQ(options->hint_files.cn_guid_file, "/etc/cn");
+  EXPECT_EQ(options->hint_files.io_guid_file, "/etc/io");
+  EXPECT_EQ(options->hint_files.root_guid_file, "/etc/roots");
+}
+
 TEST(EngineOptions, SchemeTwiceIsAnError) {
   Result<EngineOptions> options = parse_engine_options("scheme=dmodk scheme=updown");
   ASSERT_FALSE(options.ok());

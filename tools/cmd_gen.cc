@@ -93,7 +93,9 @@ CLI::App* add_family(CLI::App& gen, const std::string& name, const std::string& 
                      "keep only the first H hosts of every leaf")
       ->check(kNonNegative);
   Variations& v = options.variations;
-  family->add_option("--io-hosts", v.io_hosts, "add this many storage hosts to every top-level switch")
+  family->add_option("--io-hosts", v.io_hosts, "add this many storage hosts to every switch of --io-level")
+      ->check(kNonNegative);
+  family->add_option("--io-level", v.io_level, "the switch level storage hosts go on (default: the top)")
       ->check(kNonNegative);
   family->add_option("--lose-switches", v.lost_switches, "remove this many random switches (and hosts only they carry)")
       ->check(kNonNegative);

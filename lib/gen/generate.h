@@ -66,7 +66,8 @@ Result<std::vector<Cable>> degrade(Fabric& fabric, const Degradation& degradatio
 /// order: storage hosts on the top switches, lost switches, swapped cables,
 /// HCAs cabled on port 2, dual rail.
 struct Variations {
-  int io_hosts = 0;        // hosts added to every top-level switch (given ports for them)
+  int io_hosts = 0;        // hosts added to every switch of io_level (given ports for them)
+  int io_level = 0;        // the switch level they are added on; 0: the top
   int lost_switches = 0;   // random switches removed, with the hosts only they carried
   int lost_level = 0;      // the switch level they are taken from; 0: any level
   int swapped_pairs = 0;   // pairs of same-level uplinks whose upper ends trade places (each switch in one pair at most)

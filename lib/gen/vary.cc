@@ -47,12 +47,14 @@ uint64_t next_host_guid(const Fabric& fabric) {
   return last + 0x100;
 }
 
-Status add_io_hosts(Fabric& fabric, int per_switch, VariationLog& log) {
+Status add_io_hosts(Fabric& fabric, int per_switch, int at_level, VariationLog& log) {
   const std::vector<int> level = switch_levels(fabric);
   const int top = *std::max_element(level.begin(), level.end());
+  if (at_level > top) return Status::Error(fmt::format("no switch level {}: the fabric has {}", at_level, top));
+  const int chosen = at_level == 0 ? top : at_level;
   const int switches = fabric.size();
   for (int s = 0; s < switches; ++s) {
-    if (!fabric.node(s).is_switch() || level[s] != top) continue;
+    if (!fabric.node(s).is_switch() || level[s] != chosen) continue;
     const int first = fabric.node(s).num_ports + 1;
     if (first - 1 + per_switch > 254)
       return Status::Error(fmt::format("\"{}\" cannot take {} more ports", fabric.node(s).name, per_switch));
@@ -212,7 +214,7 @@ Status slow_down(Fabric& fabric, int count, LinkRate slow, std::mt19937_64& rng,
 
 Result<VariationLog> vary(Fabric& fabric, const Variations& variations) {
   const Variations& v = variations;
-  if (v.io_hosts < 0 || v.lost_switches < 0 || v.lost_level < 0 || v.swapped_pairs < 0)
+  if (v.io_hosts < 0 || v.io_level < 0 || v.lost_switches < 0 || v.lost_level < 0 || v.swapped_pairs < 0)
     return Status::Error("variation counts must not be negative");
   if (v.hca_port != 1 && v.hca_port != 2) return Status::Error(fmt::format("HCA port {}: 1 or 2 expected", v.hca_port));
   if (v.hca_port == 2 && v.dual_rail) return Status::Error("dual rail uses both HCA ports; the HCA port must be 1");
@@ -223,7 +225,7 @@ Result<VariationLog> vary(Fabric& fabric, const Variations& variations) {
   VariationLog log;
   std::mt19937_64 rng(v.seed);
   if (v.io_hosts > 0)
-    if (Status status = add_io_hosts(varied, v.io_hosts, log); !status.ok()) return status;
+    if (Status status = add_io_hosts(varied, v.io_hosts, v.io_level, log); !status.ok()) return status;
   if (v.lost_switches > 0)
     if (Status status = lose_switches(varied, v.lost_switches, v.lost_level, rng, log); !status.ok()) return status;
   if (v.swapped_pairs > 0)

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "route/detour_layers.h"
 #include "route/updown_reach.h"
 
 namespace ftclos {
@@ -229,7 +230,8 @@ Routing route_by_labels(const RoutingInput& in, const LabelRule& rule) {
   if (holes == 0 && unlabeled == 0 && !in.detection.degraded()) return out;
   const UpDownReach reach(in.fabric, in.detection.levels);
   if (const int moved = repair_dead_ports(in, reach, out); moved > 0)
-    out.notes.push_back(fmt::format("{} entries re-routed up/down around what the fabric lacks", moved));
+    out.notes.push_back(fmt::format("{} entries routed up/down where the labels give no port (missing cables, nodes without a label)", moved));
+  layer_detours(in, reach, out);
   if (unlabeled > 0)
     out.notes.push_back(
         fmt::format("{} nodes have no fat-tree label; their LIDs follow up/down reachability only", unlabeled));

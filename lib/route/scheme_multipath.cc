@@ -17,6 +17,7 @@
 #include <map>
 #include <tuple>
 
+#include "route/detour_layers.h"
 #include "route/label_routing.h"
 #include "route/schemes.h"
 #include "route/updown_reach.h"
@@ -165,6 +166,7 @@ class MultipathScheme : public Scheme {
       }
     }
     route_switch_lids(input, ports.reach(), routing.lfts);
+    layer_detours(input, ports.reach(), routing);
 
     const long tops = std::count(levels.of.begin(), levels.of.end(), levels.height);
     routing.lmc_needed = lmc_needed(input.detection);

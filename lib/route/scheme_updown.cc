@@ -15,6 +15,7 @@
 // up/down path exists (management traffic only).
 #include <algorithm>
 
+#include "route/detour_layers.h"
 #include "route/schemes.h"
 #include "route/updown_reach.h"
 
@@ -95,6 +96,7 @@ class UpDownScheme : public Scheme {
       }
       for (int lid : later) route_least_loaded(lid);
     }
+    layer_detours(input, reach, routing);
     if (!input.detection.updown_routable)
       routing.notes.push_back("some leaves share no ancestor: CAs on them cannot reach each other up/down (kNoPath)");
     return routing;

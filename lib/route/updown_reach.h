@@ -15,7 +15,9 @@
 // Switch LIDs carry only management traffic; where no up/down path to a
 // target switch exists (between two top switches, or in a random Clos) the
 // rule falls back to shortest paths over switch cables, so every switch stays
-// reachable. CA destinations get no such fallback.
+// reachable. So do attached hosts (CAs on switches above the leaves: storage
+// on spines), whose detours turn from down to up: their LIDs get SLs of
+// their own (route/detour_layers.h). Compute hosts get no fallback.
 #pragma once
 
 #include <array>
@@ -51,6 +53,9 @@ class UpDownReach {
 
   bool in_down(int at, int target) const { return turn(at, target) == level(at); }
   bool in_updown(int at, int target) const { return turn(at, target) != kNever; }
+  /// Whether some switch reaches `target` only by a detour.
+  bool has_detours(int target) const { return index_[target] >= 0 && !detour_[index_[target]].empty(); }
+  int level_of(int node) const { return level(node); }
   /// Whether the rule lets switch `at` send traffic for `exit` out of `port`.
   bool allows(int at, const Exit& exit, int port) const;
 

@@ -38,6 +38,8 @@ cases=(
   "mikant-3-3|auto|0" "mikant-3-3|mikant|0"
   "mikant-4-3|auto|0" "mikant-4-3|mikant|0"
   "rfc-8-16-3-seed1|auto|0" "rfc-8-16-3-seed1|updown|0" "rfc-8-16-3-seed1|multipath|3"
+  "clos2-4-4-8-io2|auto|0" "clos2-4-4-8-io2|dmodk|0" "clos2-4-4-8-io2|updown|0" "clos2-4-4-8-io2|multipath|2"
+  "ft-8-3-io2-level2|auto|0" "ft-8-3-io2-level2|updown|0"
 )
 
 # run_case FABRIC SCHEME LMC DIR: prints the findings; fails on the first broken check.

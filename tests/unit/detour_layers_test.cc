@@ -1,0 +1,90 @@
+// Attached hosts (storage on spines and mid-level switches): every scheme
+// routes every CA pair, and the detour layers (route/detour_layers.h) keep
+// every SL free of credit loops, as the auditor judges the tables.
+#include "route/detour_layers.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+
+#include "audit/audit.h"
+#include "gen/generate.h"
+#include "route/route_fabric.h"
+
+namespace ftclos {
+namespace {
+
+struct Case {
+  std::string name;
+  Result<Fabric> (*make)();
+  int io_level;  // 0: the top
+};
+
+const Case kCases[] = {
+    {"clos2_4_4_8_spines", [] { return generate_clos2(4, 4, 8); }, 0},
+    {"ft_8_3_tops", [] { return generate_ftree(8, 3); }, 0},
+    {"ft_8_3_level2", [] { return generate_ftree(8, 3); }, 2},
+    {"kary_4_3_level2", [] { return generate_kary(4, 3); }, 2},
+    {"pgft_3_levels_p2_tops", [] { return generate_pgft({{4, 4, 4}, {1, 2, 2}, {1, 2, 1}}); }, 0},
+};
+
+Fabric with_storage(const Case& c) {
+  Result<Fabric> fabric = c.make();
+  EXPECT_TRUE(fabric.ok()) << fabric.status().message();
+  EXPECT_TRUE(vary(*fabric, {.io_hosts = 2, .io_level = c.io_level}).ok());
+  return *fabric;
+}
+
+Correctness audit(const Fabric& fabric, const RoutedFabric& routed, bool with_sls) {
+  OffsetChoice every_offset;
+  every_offset.mode = OffsetChoice::Mode::kAllOffsets;
+  return check_correctness({fabric, routed.detection.levels, routed.lids, routed.routing.lfts, every_offset,
+                            with_sls ? routed.routing.dest_sl : std::vector<uint8_t>{}, {}});
+}
+
+class AttachedHosts : public ::testing::TestWithParam<Case> {};
+
+TEST_P(AttachedHosts, EverySchemeDeliversWithoutCreditLoops) {
+  const Fabric fabric = with_storage(GetParam());
+  const Detection detection = detect(fabric);
+  for (const char* scheme : {"auto", "dmodk", "updown", "osrm", "multipath"}) {
+    if (!(*make_scheme(scheme))->applies(detection).ok()) continue;  // osrm: 2-level Clos and FT(m,3) only
+    Result<RoutedFabric> routed = route_fabric(fabric, scheme, 2);
+    ASSERT_TRUE(routed.ok()) << scheme << ": " << routed.status().message();
+    EXPECT_FALSE(routed->detection.levels.io_hosts.empty()) << scheme;
+    const Correctness c = audit(fabric, *routed, true);
+    const long cas = fabric.count(NodeType::kCa);
+    EXPECT_EQ(c.pairs, cas * (cas - 1) * 4) << scheme;
+    EXPECT_EQ(c.unreachable, 0) << scheme;
+    EXPECT_EQ(c.loops, 0) << scheme;
+    EXPECT_EQ(c.credit_loops, 0) << scheme;
+    const auto& sls = routed->routing.dest_sl;
+    ASSERT_FALSE(sls.empty()) << scheme << ": some storage host needs a down-up turn here";
+    EXPECT_LE(*std::max_element(sls.begin(), sls.end()), kMaxDetourSl) << scheme;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Generated, AttachedHosts, ::testing::ValuesIn(kCases),
+                         [](const auto& info) { return info.param.name; });
+
+// The layers are what keeps the turns safe: on one VL the same tables loop.
+TEST(AttachedHosts, OnOneVlTheDetoursCloseCreditLoops) {
+  const Fabric fabric = with_storage(kCases[2]);
+  Result<RoutedFabric> routed = route_fabric(fabric, "updown", 0);
+  ASSERT_TRUE(routed.ok()) << routed.status().message();
+  EXPECT_GT(audit(fabric, *routed, false).credit_loops, 0);
+  EXPECT_EQ(audit(fabric, *routed, true).credit_loops, 0);
+}
+
+// Compute hosts never take a detour: a leaf pair without a common ancestor
+// stays unrouted (the plugin and `route` refuse such tables).
+TEST(AttachedHosts, ComputeHostsGetNoLayers) {
+  const Fabric fabric = *generate_ftree(8, 3);
+  Result<RoutedFabric> routed = route_fabric(fabric, "updown", 0);
+  ASSERT_TRUE(routed.ok());
+  EXPECT_TRUE(routed->routing.dest_sl.empty());
+}
+
+}  // namespace
+}  // namespace ftclos

@@ -352,6 +352,29 @@ std::string describe_cycle(const Fabric& fabric, const ChannelIndex& channels, c
   return text + " " + port_text(fabric, channels.at(start));
 }
 
+// CAs with a cable but no LID in the tables: no route leads to or from them,
+// so every pair they are part of is unreachable; the first is named.
+void count_unaddressed(const AuditInput& input, const Senders& senders, Auditor& all) {
+  long cabled = 0;
+  int first = -1;
+  for (int i = 0; i < input.fabric.size(); ++i) {
+    const Node& node = input.fabric.node(i);
+    if (node.is_switch() || std::ranges::none_of(node.ports, [](const Port& p) { return p.peer.valid(); })) continue;
+    ++cabled;
+    const bool addressed = i < static_cast<int>(input.lids.base.size()) && input.lids.base[i] != 0;
+    if (!addressed && first < 0) first = i;
+  }
+  const long addressed = static_cast<long>(senders.cas.size());
+  const long missing = cabled - addressed;
+  if (missing <= 0) return;
+  const long per_pair = input.offsets.mode == OffsetChoice::Mode::kAllOffsets ? input.lids.lids_per_ca() : 1;
+  const long pairs = (cabled * (cabled - 1) - addressed * (addressed - 1)) * per_pair;
+  all.counts().pairs += pairs;
+  all.counts().unreachable += pairs;
+  all.add_example(kUnreachable, fmt::format("{} has no LID in the tables (nor have {} CAs in all): no route to "
+                                            "or from it", name_of(input.fabric, first), missing));
+}
+
 }  // namespace
 
 Correctness check_correctness(const AuditInput& input) {
@@ -370,6 +393,7 @@ Correctness check_correctness(const AuditInput& input) {
   });
   Auditor& all = auditors.front();
   for (int w = 1; w < workers; ++w) all.absorb(auditors[w]);
+  count_unaddressed(input, senders, all);
 
   for (int vl = 0; vl < kVls; ++vl) {
     if (all.deps()[vl].empty()) continue;

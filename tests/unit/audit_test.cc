@@ -168,6 +168,26 @@ TEST(AuditCorrectness, FindsABlackHoleAndADeadPort) {
   EXPECT_TRUE(mentions(c.examples, "dead port at S port 2")) << ::testing::PrintToString(c.examples);
 }
 
+// A CA the tables give no LID (a dump that lacks it) is unreachable from
+// everyone, and can reach no one: every pair it is in counts.
+TEST(AuditCorrectness, ACaWithoutLidIsUnreachableBothWays) {
+  TwoLeaves t;
+  t.lids.base[t.h1] = 0;
+  const Correctness c = check_correctness(t.input());
+  EXPECT_EQ(c.pairs, 2);
+  EXPECT_EQ(c.unreachable, 2);
+  EXPECT_TRUE(mentions(c.examples, "h1 has no LID in the tables")) << ::testing::PrintToString(c.examples);
+}
+
+// An empty dump: no CA has a LID, so no pair is delivered (not "0 pairs, sound").
+TEST(AuditCorrectness, NoLidsAtAllStrandEveryPair) {
+  TwoLeaves t;
+  t.lids.base[t.h0] = t.lids.base[t.h1] = 0;
+  const Correctness c = check_correctness(t.input());
+  EXPECT_EQ(c.pairs, 2);
+  EXPECT_EQ(c.unreachable, 2);
+}
+
 // Four switches in a ring, R_i port 2 -> R_{i+1} port 3, host h_i on port 1;
 // every destination routed clockwise.
 struct Ring : Hand {

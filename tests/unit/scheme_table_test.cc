@@ -114,6 +114,7 @@ constexpr AutoCase kAutoCases[] = {
     {"ft-8-3", "osrm", 2, "dmodk"},               {"ft-8-3-fail4", "osrm", 2, "dmodk"},
     {"kary-4-3", "dmodk", 0, "dmodk"},            {"mikant-3-3", "mikant", 0, "mikant"},
     {"mikant-4-3", "mikant", 0, "mikant"},        {"rfc-8-16-3-seed1", "updown", 0, "updown"},
+    {"clos2-4-4-8-io2", "osrm", 1, "dmodk"},      {"ft-8-3-io2-level2", "osrm", 2, "dmodk"},  // storage attached
 };
 
 TEST(SchemeTable, AutoPicksAreGivenForEveryIbsimFabric) {

@@ -1,8 +1,9 @@
 // `ftclos route TOPO [--scheme NAME] [--lmc L] [-o DUMP] [--pathbits FILE]
-// [--allow-unreachable]`: route a fabric and write its LFTs as an
+// [--allow-unreachable] [--previous OLD.dump]`: route a fabric and write its LFTs as an
 // opensm-lfts.dump (OpenSM's `file` routing engine loads it). Tables that
 // leave a CA pair undelivered are not written (exit 1) unless
-// --allow-unreachable. The summary goes to stderr so the dump can go to stdout.
+// --allow-unreachable. --previous keeps what is still valid of earlier tables,
+// on their LIDs. The summary goes to stderr so the dump can go to stdout.
 #include <fmt/format.h>
 
 #include <chrono>
@@ -15,8 +16,10 @@
 #include "commands.h"
 #include "core/end_nodes.h"
 #include "detect/summary.h"
+#include "audit/lft_parse.h"
 #include "route/lft_dump.h"
 #include "route/path_bits.h"
+#include "route/previous_tables.h"
 #include "route/route_fabric.h"
 
 namespace ftclos::cli {
@@ -30,6 +33,7 @@ struct RouteOptions {
   std::string path_bits;  // empty: not written
   bool allow_unreachable = false;
   HintFiles hint_files;
+  std::string previous;  // empty: route from scratch
 };
 
 using Clock = std::chrono::steady_clock;
@@ -41,12 +45,12 @@ double milliseconds_since(Clock::time_point start) {
 void print_summary(const RoutedFabric& routed, const RouteOptions& options, double total_ms) {
   const Routing& routing = routed.routing;
   fmt::print(stderr, "family: {}\nscheme: {}\n", family_summary(routed.detection), options.scheme);
-  fmt::print(stderr, "LMC: {} given, {} needed\n", options.lmc, routing.lmc_needed);
-  if (options.lmc < routing.lmc_needed)
+  fmt::print(stderr, "LMC: {} given, {} needed\n", routed.lids.lmc, routing.lmc_needed);
+  if (routed.lids.lmc < routing.lmc_needed)
     fmt::print(stderr,
                "LMC {} is less than the {} this scheme needs for its full guarantee on this fabric; "
                "the notes say what it does instead\n",
-               options.lmc, routing.lmc_needed);
+               routed.lids.lmc, routing.lmc_needed);
   fmt::print(stderr, "entries re-routed: {}\n", routing.rerouted);
   for (const std::string& note : routing.notes) fmt::print(stderr, "note: {}\n", note);
   fmt::print(stderr, "time: {:.2f} ms ({:.2f} ms routing)\n", total_ms, routed.route_ms);
@@ -66,6 +70,21 @@ std::string undelivered(const Fabric& fabric, const RoutedFabric& routed) {
                      check.examples.empty() ? "" : ", e.g. " + check.examples.front());
 }
 
+// The previous tables, on the fabric as it is now: their switches that are
+// gone are skipped, and every CA must still have its LIDs there.
+Result<LftRead> read_previous(const Fabric& fabric, const std::string& path) {
+  if (path.empty()) return LftRead{};
+  Result<TextFile> text = read_text_file(path);
+  if (!text.ok()) return text.status();
+  Result<LftRead> read = parse_lfts(fabric, {*text}, nullptr, nullptr, true);
+  if (!read.ok()) return read.status();
+  for (int i = 0; i < fabric.size(); ++i)
+    if (!fabric.node(i).is_switch() && read->lids.base[i] == 0)
+      return Status::Error(fmt::format("{}: \"{}\" has no LID in the previous tables; route it without --previous",
+                                       path, fabric.node(i).name));
+  return read;
+}
+
 // Runs the whole pipeline; returns the exit code.
 int run(const RouteOptions& options) {
   const Clock::time_point start = Clock::now();
@@ -73,11 +92,20 @@ int run(const RouteOptions& options) {
   if (!fabric.ok()) return bad_input("route", fabric.status());
   Result<HostHints> hints = read_host_hints(options.hint_files);
   if (!hints.ok()) return bad_input("route", hints.status());
+  Result<LftRead> previous = read_previous(*fabric, options.previous);
+  if (!previous.ok()) return bad_input("route", previous.status());
   bool bad_input = false;
-  Result<RoutedFabric> routed = route_fabric(*fabric, options.scheme, options.lmc, *hints, &bad_input);
+  Result<RoutedFabric> routed =
+      options.previous.empty() ? route_fabric(*fabric, options.scheme, options.lmc, *hints, &bad_input)
+                               : route_fabric(*fabric, options.scheme, previous->lids, *hints, &bad_input);
   if (!routed.ok()) {
     fmt::print(stderr, "ftclos route: {}\n", routed.status().message());
     return bad_input ? 2 : 1;
+  }
+  if (!options.previous.empty()) {
+    const RoutingInput input{*fabric, routed->detection, routed->lids};
+    const long changed = keep_previous(input, previous->lfts, routed->routing);
+    fmt::print(stderr, "entries changed from {}: {}\n", options.previous, changed);
   }
   if (const std::string reason = undelivered(*fabric, *routed); !reason.empty()) {
     if (!options.allow_unreachable) {
@@ -108,6 +136,10 @@ void add_route(CLI::App& app) {
   add_host_hints(*sub, options->hint_files);
   sub->add_option("-o,--output", options->output, "Dump file to write ('-', the default: stdout)");
   sub->add_option("--pathbits", options->path_bits, "Also write every CA's path bits to this file");
+  sub->add_option("--previous", options->previous,
+                  "Keep every entry of these earlier tables (opensm-lfts.dump) that is still valid; their LIDs and "
+                  "LMC are used")
+      ->excludes(sub->get_option("--lmc"));
   sub->add_flag("--allow-unreachable", options->allow_unreachable,
                 "Write the tables even when they leave CA pairs unreachable (exit 0; the count is printed)");
   sub->callback([options] { set_exit_code(run(*options)); });

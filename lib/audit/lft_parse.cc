@@ -211,6 +211,8 @@ class Reader {
     if (lid_file) sources_.push_back(lid_file);
   }
 
+  void skip_lost_switches() { skip_lost_ = true; }
+
   Result<LftRead> run() {
     // The LID file first, so that the tables are checked against it.
     if (static_cast<int>(sources_.size()) > lft_files_)
@@ -322,8 +324,10 @@ class Reader {
     return Status::Ok();
   }
 
+  // The switch a block is for; -1 for a switch the topology lost, when skipped.
   Result<int> find_switch(const Header& header, int source, int line) const {
     const std::optional<int> sw = fabric_.find_guid(header.guid);
+    if (!sw && skip_lost_) return -1;
     if (!sw || !fabric_.node(*sw).is_switch())
       return error(source, line, fmt::format("switch GUID {} is not a switch of the topology", format_guid(header.guid)));
     if (const Place seen = block_at_[*sw]; seen.source >= 0)
@@ -350,6 +354,7 @@ class Reader {
     const int header_line = lines.number();
     Result<int> found = find_switch(header, source, header_line);
     if (!found.ok()) return found.status();
+    if (*found < 0) return skip_block(lines, source, header_line);
     const int sw = *found;
     const Node& node = fabric_.node(sw);
     block_at_[sw] = {source, header_line};
@@ -383,6 +388,14 @@ class Reader {
     return error(source, lines.number(),
                  fmt::format("truncated block: switch \"{}\" from line {} has no \"N lids dumped\" line", node.name,
                              header_line));
+  }
+
+  Status skip_block(Lines& lines, int source, int header_line) {
+    if (skipped_lost_++ == 0) first_lost_at_ = {source, header_line};
+    for (std::string_view line; lines.next(line);)
+      if (parse_trailer(line)) return Status::Ok();
+    return error(source, lines.number(), fmt::format("truncated block from line {}: no \"N lids dumped\" line",
+                                                     header_line));
   }
 
   Status add_entry(const Entry& entry, const Header& header, int sw, std::vector<uint8_t>& lft, int source,
@@ -515,6 +528,9 @@ class Reader {
     warn_about_nodes([](const Node& node) { return !node.is_switch() && node.num_ports >= 1 && node.ports[1].peer.valid(); },
                      [&](int i) { return lids.base[i] == 0; }, "CAs have no LID in the tables",
                      "nothing can be routed to them");
+    if (skipped_lost_ > 0)
+      warnings_.push_back(fmt::format("{} tables are for switches the topology no longer has (first: {}); skipped",
+                                      skipped_lost_, where(first_lost_at_)));
     if (skipped_blocks_ > 0)
       warnings_.push_back(fmt::format(
           "{} ibroute/dump_fts blocks end at a multiple of 64 (first: {}, LID {:#x}): infiniband-diags skips the LFT "
@@ -545,6 +561,9 @@ class Reader {
   Place first_skipped_at_;
   std::vector<std::string> warnings_;
   Progress progress_;
+  bool skip_lost_ = false;  // blocks of switches the topology lacks are skipped, not errors
+  int skipped_lost_ = 0;
+  Place first_lost_at_;
 };
 
 }  // namespace
@@ -556,8 +575,10 @@ Result<TextFile> read_text_file(const std::string& path) {
 }
 
 Result<LftRead> parse_lfts(const Fabric& fabric, const std::vector<TextFile>& files, const TextFile* lid_file,
-                           const std::function<void(int)>& progress) {
-  return Reader(fabric, files, lid_file, progress).run();
+                           const std::function<void(int)>& progress, bool skip_lost_switches) {
+  Reader reader(fabric, files, lid_file, progress);
+  if (skip_lost_switches) reader.skip_lost_switches();
+  return reader.run();
 }
 
 Result<std::vector<int>> parse_path_bits(const Fabric& fabric, int lmc, const TextFile& file) {

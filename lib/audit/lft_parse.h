@@ -48,9 +48,11 @@ struct LftRead {
 /// `progress` (optional) is called with 10, 20, ... as the input is read.
 /// A switch GUID not in the topology, a port above the switch's port count,
 /// a block without its "N lids dumped" line, two owners for one LID and CAs
-/// that disagree on the LMC are errors.
+/// that disagree on the LMC are errors; with `skip_lost_switches` (previous
+/// tables of a fabric that has since lost switches) a GUID the topology
+/// lacks is skipped with a warning.
 Result<LftRead> parse_lfts(const Fabric& fabric, const std::vector<TextFile>& files, const TextFile* lid_file = nullptr,
-                           const std::function<void(int percent)>& progress = nullptr);
+                           const std::function<void(int percent)>& progress = nullptr, bool skip_lost_switches = false);
 
 /// Per-node path bits from `0x<port GUID> <bits>` lines (path_bits.h); CAs
 /// the file does not name get 0. Bits must fit the LMC.

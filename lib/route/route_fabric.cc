@@ -9,13 +9,19 @@ namespace ftclos {
 Result<RoutedFabric> route_fabric(const Fabric& fabric, std::string_view scheme_name, int lmc, const HostHints& hints,
                                   bool* bad_input) {
   if (bad_input) *bad_input = true;
-  Result<std::unique_ptr<Scheme>> scheme = make_scheme(scheme_name);
-  if (!scheme.ok()) return scheme.status();
   Result<LidMap> lids = assign_lids(fabric, lmc);
   if (!lids.ok()) return lids.status();
+  return route_fabric(fabric, scheme_name, std::move(*lids), hints, bad_input);
+}
+
+Result<RoutedFabric> route_fabric(const Fabric& fabric, std::string_view scheme_name, LidMap lids,
+                                  const HostHints& hints, bool* bad_input) {
+  if (bad_input) *bad_input = true;
+  Result<std::unique_ptr<Scheme>> scheme = make_scheme(scheme_name);
+  if (!scheme.ok()) return scheme.status();
   if (bad_input) *bad_input = false;
 
-  RoutedFabric out{detect(fabric, hints), std::move(*lids), {}, 0};
+  RoutedFabric out{detect(fabric, hints), std::move(lids), {}, 0};
   const auto start = std::chrono::steady_clock::now();
   Result<Routing> routing = (*scheme)->route({fabric, out.detection, out.lids});
   out.route_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();

@@ -24,5 +24,8 @@ struct RoutedFabric {
 /// scheme cannot route.
 Result<RoutedFabric> route_fabric(const Fabric& fabric, std::string_view scheme, int lmc, const HostHints& hints = {},
                                   bool* bad_input = nullptr);
+/// The same on given LIDs (those of previous tables, or OpenSM's).
+Result<RoutedFabric> route_fabric(const Fabric& fabric, std::string_view scheme, LidMap lids, const HostHints& hints,
+                                  bool* bad_input = nullptr);
 
 }  // namespace ftclos

@@ -89,4 +89,10 @@ for command in detect route pathbits audit patterns; do
     fail "$command --root-guid-file with a bad line: exit $rc, $(cat "$work/err")"
 done
 
+# --previous: the earlier tables' LIDs, so --lmc does not go with it.
+"$FTCLOS" route "$net" -o "$work/old.dump" 2>/dev/null
+"$FTCLOS" route "$net" --previous "$work/old.dump" -o "$work/kept.dump" 2>"$work/err" &&
+  grep -q "entries changed from .*old.dump: 0" "$work/err" || fail "route --previous on the same fabric: $(cat "$work/err")"
+usage_error "--previous with --lmc" route "$net" --previous "$work/old.dump" --lmc 1
+
 if [ $failures -eq 0 ]; then echo "cli convention: all checks passed"; else exit 1; fi

@@ -1,0 +1,102 @@
+// Minimal churn (route/previous_tables.h): after one cut cable, the only
+// entries that change are those whose previous path crossed that cable, and
+// the merged tables still deliver every pair.
+#include "route/previous_tables.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "audit/audit.h"
+#include "gen/generate.h"
+#include "route/route_fabric.h"
+
+namespace ftclos {
+namespace {
+
+// Whether the path from switch `at` to `lid` over `lfts` crosses the cable at `cut` (either end).
+bool crosses(const Fabric& fabric, const LidMap& lids, const Lfts& lfts, int at, int lid, PortRef cut, PortRef other) {
+  for (int hops = 0; hops < fabric.size(); ++hops) {
+    if (lids.owner[lid] == at) return false;
+    const int port = lfts.port[at][lid];
+    if (port == kNoPath || port == 0) return false;
+    const PortRef out{at, port};
+    if (out == cut || out == other) return true;
+    const PortRef next = fabric.peer(out);
+    if (!next.valid() || !fabric.node(next.node).is_switch()) return false;
+    at = next.node;
+  }
+  return false;
+}
+
+long differing(const Fabric& fabric, const Lfts& a, const Lfts& b) {
+  long n = 0;
+  for (int x = 0; x < fabric.size(); ++x)
+    if (fabric.node(x).is_switch())
+      for (size_t lid = 1; lid < a.port[x].size(); ++lid) n += a.port[x][lid] != b.port[x][lid];
+  return n;
+}
+
+struct Case {
+  std::string name;
+  Result<Fabric> (*make)();
+  const char* scheme;
+};
+
+const Case kCases[] = {
+    {"ft_8_3_dmodk", [] { return generate_ftree(8, 3); }, "dmodk"},
+    {"ft_8_3_updown", [] { return generate_ftree(8, 3); }, "updown"},
+    {"ft_8_3_auto", [] { return generate_ftree(8, 3); }, "auto"},
+    {"rfc_updown", [] { return generate_rfc(8, 16, 3, 1); }, "updown"},
+    {"rfc_auto", [] { return generate_rfc(8, 16, 3, 1); }, "auto"},
+};
+
+class PreviousTables : public ::testing::TestWithParam<Case> {};
+
+TEST_P(PreviousTables, OneCutCableChangesOnlyThePathsThatCrossedIt) {
+  const Fabric fabric = *GetParam().make();
+  Result<RoutedFabric> before = route_fabric(fabric, GetParam().scheme, 0);
+  ASSERT_TRUE(before.ok()) << before.status().message();
+  std::vector<PortRef> cables;  // lower end of every switch-to-switch cable
+  for (int x = 0; x < fabric.size(); ++x)
+    for (int p = 1; p <= fabric.node(x).num_ports; ++p) {
+      const PortRef peer = fabric.peer({x, p});
+      if (fabric.node(x).is_switch() && peer.valid() && fabric.node(peer.node).is_switch() && x < peer.node)
+        cables.push_back({x, p});
+    }
+  long kept_total = 0, scratch_total = 0;
+  for (size_t i = 0; i < cables.size(); i += 23) {
+    const PortRef cut = cables[i], other = fabric.peer(cut);
+    Fabric damaged = fabric;
+    damaged.disconnect(cut);
+    Result<RoutedFabric> after = route_fabric(damaged, GetParam().scheme, before->lids, {});
+    ASSERT_TRUE(after.ok()) << after.status().message();
+    const Lfts scratch = after->routing.lfts;
+    const long changed = keep_previous({damaged, after->detection, after->lids}, before->routing.lfts, after->routing);
+    EXPECT_EQ(changed, differing(fabric, before->routing.lfts, after->routing.lfts));
+    for (int x = 0; x < fabric.size(); ++x) {
+      if (!fabric.node(x).is_switch()) continue;
+      for (int lid = 1; lid <= before->lids.max_lid; ++lid) {
+        if (after->routing.lfts.port[x][lid] == before->routing.lfts.port[x][lid]) continue;
+        EXPECT_TRUE(crosses(fabric, before->lids, before->routing.lfts, x, lid, cut, other))
+            << fabric.node(x).name << " LID " << lid << " changed though its path did not cross the cut cable";
+      }
+    }
+    OffsetChoice every_offset;
+    every_offset.mode = OffsetChoice::Mode::kAllOffsets;
+    const Correctness c = check_correctness(
+        {damaged, after->detection.levels, after->lids, after->routing.lfts, every_offset, after->routing.dest_sl, {}});
+    EXPECT_EQ(c.unreachable + c.loops + c.credit_loops, 0) << "cut " << fabric.node(cut.node).name;
+    kept_total += changed;
+    scratch_total += differing(fabric, before->routing.lfts, scratch);
+  }
+  EXPECT_GT(kept_total, 0);
+  EXPECT_LE(kept_total, scratch_total);
+}
+
+INSTANTIATE_TEST_SUITE_P(Generated, PreviousTables, ::testing::ValuesIn(kCases),
+                         [](const auto& info) { return info.param.name; });
+
+}  // namespace
+}  // namespace ftclos

@@ -6,6 +6,7 @@
 // on their LIDs. The summary goes to stderr so the dump can go to stdout.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <memory>
@@ -57,14 +58,20 @@ void print_summary(const RoutedFabric& routed, const RouteOptions& options, doub
 }
 
 // Every CA to every LID of every other CA, as the auditor walks the tables:
-// a scheme must not strand a pair silently. Returns the reason, or "".
+// a scheme must not strand a pair silently, nor leave a credit loop. Returns
+// the reason, or "".
 std::string undelivered(const Fabric& fabric, const RoutedFabric& routed) {
   OffsetChoice every_offset;
   every_offset.mode = OffsetChoice::Mode::kAllOffsets;
   const Correctness check = check_correctness({fabric, routed.detection.levels, routed.lids, routed.routing.lfts,
                                                every_offset, routed.routing.dest_sl, {}});
   const long failed = check.unreachable + check.loops;
-  if (failed == 0) return "";
+  if (failed == 0 && check.credit_loops == 0) return "";
+  if (failed == 0) {  // deadlock-prone: a wrong answer too
+    const auto loop = std::ranges::find_if(check.examples, [](const std::string& e) { return e.starts_with("credit loop"); });
+    return fmt::format("the tables have {} credit loops{}", check.credit_loops,
+                       loop == check.examples.end() ? "" : ", e.g. " + *loop);
+  }
   return fmt::format("the tables leave {} of {} CA routes undelivered ({} unreachable, {} in loops){}", failed,
                      check.pairs, check.unreachable, check.loops,
                      check.examples.empty() ? "" : ", e.g. " + check.examples.front());
@@ -141,7 +148,8 @@ void add_route(CLI::App& app) {
                   "LMC are used")
       ->excludes(sub->get_option("--lmc"));
   sub->add_flag("--allow-unreachable", options->allow_unreachable,
-                "Write the tables even when they leave CA pairs unreachable (exit 0; the count is printed)");
+                "Write the tables even when they leave CA pairs unreachable or have credit loops (exit 0; the "
+                "count is printed)");
   sub->callback([options] { set_exit_code(run(*options)); });
 }
 

@@ -21,6 +21,7 @@ void add_patterns(CLI::App& app);
 void add_simulate(CLI::App& app);
 void add_plan(CLI::App& app);
 void add_experiment(CLI::App& app);
+void add_import_topo(CLI::App& app);
 
 inline constexpr Command kCommands[] = {
     {"gen", add_gen},
@@ -33,6 +34,7 @@ inline constexpr Command kCommands[] = {
     {"simulate", add_simulate},
     {"plan", add_plan},
     {"experiment", add_experiment},
+    {"import-topo", add_import_topo},
 };
 
 /// Exit status of the command that ran: 0 success, 1 failure, 2 bad input.

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/files.h"
+#include "core/name_guids.h"
 
 namespace ftclos {
 namespace {
@@ -360,18 +361,9 @@ Result<Fabric> Parser::finish() {
   return std::move(fabric_);
 }
 
-// FNV-1a: a name's GUID must not change between runs, builds or machines.
-uint64_t name_hash(std::string_view name) {
-  uint64_t hash = 0xcbf29ce484222325ULL;
-  for (const char c : name) hash = (hash ^ static_cast<uint8_t>(c)) * 0x100000001b3ULL;
-  return hash;
-}
-
 // GUIDs name the ports in dumps, path-bits files and LID maps, so two nodes
 // may not share one. A node the file gives none (ibsim's own net examples
-// have no GUID lines) gets one derived from its name: the same on every run.
-// Its low byte stays 0 (a CA's port p is GUID + p, as ibsim numbers them),
-// and the top byte 0x02 keeps it away from vendor OUIs.
+// have no GUID lines) gets one derived from its name.
 Status Parser::give_every_node_a_guid() {
   std::unordered_map<uint64_t, int> owner;
   for (int i = 0; i < fabric_.size(); ++i) {
@@ -383,14 +375,7 @@ Status Parser::give_every_node_a_guid() {
                                                   format_guid(guid), fabric_.node(i).name,
                                                   fabric_.node(it->second).name, format_location(node_where_[it->second])));
   }
-  for (int i = 0; i < fabric_.size(); ++i) {
-    Node& node = fabric_.node(i);
-    if (node.guid != 0) continue;
-    uint64_t guid = 0x0200000000000000ULL | (name_hash(node.name) & 0x00ffffffffffff00ULL);
-    while (!owner.emplace(guid, i).second) guid += 0x100;  // a hash collision: the next free one
-    node.guid = guid;
-    if (node.is_switch()) node.ports[0].guid = guid;
-  }
+  assign_name_guids(fabric_);
   return Status::Ok();
 }
 

@@ -167,9 +167,7 @@ Status Parser::add_instance(IbnlInstance instance) {
 Status Parser::add_link(const std::vector<std::string_view>& words, int line) {
   if (!instance_) return error(line, "link line before any NODE or SUBSYSTEM; expected one of them first");
   std::optional<LinkRate> rate = parse_link_arrow(words[1]);
-  if (!rate)
-    return error(
-        line, fmt::format("expected an arrow ->, -4x->, -4x-5G-> or -5G-> after {}, got \"{}\"", words[0], words[1]));
+  if (!rate) return error(line, bad_arrow_message(words[0], words[1]));
   if (words.size() != 3 && words.size() != 4)
     return error(
         line, fmt::format("expected {} {} PORT-NAME or {} {} INSTANCE PORT", words[0], words[1], words[0], words[1]));
@@ -263,6 +261,10 @@ std::vector<std::string> ibnl_top_names(std::string_view text) {
     start = end + 1;
   }
   return {};
+}
+
+std::string bad_arrow_message(std::string_view port, std::string_view arrow) {
+  return fmt::format("expected an arrow ->, -4x->, -4x-5G-> or -5G-> after {}, got \"{}\"", port, arrow);
 }
 
 std::optional<LinkRate> parse_link_arrow(std::string_view arrow) {

@@ -89,5 +89,7 @@ std::vector<std::string> ibnl_top_names(std::string_view text);
 /// `-10G->`; widths 1x, 4x, 8x, 12x (X too) and speeds 2.5G (SDR), 5G (DDR),
 /// 10G (QDR), 4x and 2.5G when omitted. Nullopt for anything else.
 std::optional<LinkRate> parse_link_arrow(std::string_view arrow);
+/// What both file formats say of an arrow parse_link_arrow rejects.
+std::string bad_arrow_message(std::string_view port, std::string_view arrow);
 
 }  // namespace ftclos

@@ -145,9 +145,7 @@ Status TopoParser::read_system_line(std::string_view text, const std::vector<std
 Status TopoParser::read_cable_line(const std::vector<std::string_view>& words, int line) {
   if (!block_) return error(line, "cable line outside a system block; expected a system line TYPE NAME before it");
   std::optional<LinkRate> rate = parse_link_arrow(words[1]);
-  if (!rate)
-    return error(
-        line, fmt::format("expected an arrow ->, -4x->, -4x-5G-> or -5G-> after {}, got \"{}\"", words[0], words[1]));
+  if (!rate) return error(line, bad_arrow_message(words[0], words[1]));
   if (words.size() != 5) return error(line, fmt::format("expected {} {} TYPE NAME PORT", words[0], words[1]));
   const TopoLine& system = lines_[*block_];
   lines_.push_back(TopoLine{.line = line,

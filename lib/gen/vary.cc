@@ -214,11 +214,11 @@ Status slow_down(Fabric& fabric, int count, LinkRate slow, std::mt19937_64& rng,
 
 Result<VariationLog> vary(Fabric& fabric, const Variations& variations) {
   const Variations& v = variations;
-  if (v.io_hosts < 0 || v.io_level < 0 || v.lost_switches < 0 || v.lost_level < 0 || v.swapped_pairs < 0)
+  if (v.io_hosts < 0 || v.io_level < 0 || v.lost_switches < 0 || v.lost_level < 0 || v.swapped_pairs < 0 ||
+      v.slow_links < 0)
     return Status::Error("variation counts must not be negative");
   if (v.hca_port != 1 && v.hca_port != 2) return Status::Error(fmt::format("HCA port {}: 1 or 2 expected", v.hca_port));
   if (v.hca_port == 2 && v.dual_rail) return Status::Error("dual rail uses both HCA ports; the HCA port must be 1");
-  if (v.slow_links < 0) return Status::Error("variation counts must not be negative");
   if (v.slow_links > 0 && (!v.rate.known() || !v.slow_rate.known() || v.slow_rate.gbps() >= v.rate.gbps()))
     return Status::Error("slow links need a rate for the others and a slower one for them");
   Fabric varied = fabric;

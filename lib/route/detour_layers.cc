@@ -117,8 +117,8 @@ int layer_detours(const RoutingInput& input, const UpDownReach& reach, Routing& 
   int layered = 0, unplaced = 0;
   for (size_t lid = 1; lid < exits.size(); ++lid) {
     const Exit& exit = exits[lid];
-    if (exit.target < 0 || exit.port == 0 || !reach.has_detours(exit.target) || reach.level_of(exit.target) == 1)
-      continue;
+    // Switch LIDs carry management traffic only; attached hosts' detours get layers.
+    if (exit.target < 0 || exit.port == 0 || !reach.may_detour(exit) || !reach.has_detours(exit.target)) continue;
     const std::vector<Edge> edges = dependencies(fabric, routing.lfts, channels, static_cast<int>(lid));
     int sl = 1;
     for (; sl <= kMaxDetourSl; ++sl) {

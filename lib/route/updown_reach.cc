@@ -132,7 +132,7 @@ bool UpDownReach::allows(int at, const Exit& exit, int port) const {
   const uint8_t here = turn(at, target);
   if (here == level(at)) return level(next) == level(at) - 1 && in_down(next, target);
   if (here != kNever) return level(next) == level(at) + 1 && in_updown(next, target);
-  if (exit.port != 0 && level(target) == 1) return false;  // a compute host: up/down only
+  if (!may_detour(exit)) return false;
   const int hops = detour_hops(target, at);
   return hops > 0 && detour_hops(target, next) == hops - 1;
 }
@@ -179,9 +179,7 @@ void BestPorts::fill(int at) {
 const BestPorts::PortMask* BestPorts::mask_toward(const Exit& exit) const {
   if (exit.target < 0 || exit.target == at_) return nullptr;
   const int t = reach_.index_[exit.target];
-  // Compute hosts get no detours; attached hosts (on switches above the
-  // leaves) do, on their own SL (mark_detour_layer).
-  if (t < 0 || (detour_[t] && exit.port != 0 && reach_.level(exit.target) == 1)) return nullptr;
+  if (t < 0 || (detour_[t] && !reach_.may_detour(exit))) return nullptr;
   return &by_target_[t];
 }
 

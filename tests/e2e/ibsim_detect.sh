@@ -31,22 +31,6 @@ cases=(
 )
 for f in "$root"/ibsim-topos/*.net; do cases+=("$(basename "$f" .net)|"); done
 
-# The parts of `detect --json` that do not depend on how nodes are named.
-summarize() {
-  python3 -c '
-import json, sys
-d = json.load(open(sys.argv[1]))
-def end(e):
-  return e and [e["guid"], e["port"] or 0]
-print(json.dumps({
-  "families": d["families"], "levels": d["levels"], "hosts": d["host_count"],
-  "switches": d["switch_count"], "degraded": d["degraded"], "updown": d["updown_routable"],
-  "io_hosts": sorted([n["guid"], n["level"]] for n in d["io_hosts"]),
-  "deviations": sorted([x["kind"], end(x["at"]), end(x["peer"])] for x in d["deviations"]),
-  "coords": sorted([n["guid"], n["coords"]] for n in d["switches"] + d["hosts"]),
-}, sort_keys=True, indent=1))' "$1"
-}
-
 failures=0
 for entry in "${cases[@]}"; do
   name=${entry%%|*}
@@ -58,15 +42,7 @@ for entry in "${cases[@]}"; do
   else
     cp "$root/ibsim-topos/$name.net" "$net"
   fi
-  sock=ftclos-detect-$$-$name
-  start_ibsim "$sock" "$net" "$work/$name.ibsim.log" -N 4096 -S 1024 -P 32768
-  timeout 120 bash -c "$(declare -f sim_run); UMAD2SIM=$UMAD2SIM sim_run $sock '$(first_ca "$net")' ibnetdiscover" \
-    >"$work/$name.disc" 2>"$work/$name.disc.err"
-  stop_ibsim "${IBSIM_PIDS[-1]}"
-  "$FTCLOS" detect "$net" --json - >"$work/$name.file.json" || true
-  "$FTCLOS" detect "$work/$name.disc" --json - >"$work/$name.disc.json" || true
-  summarize "$work/$name.file.json" >"$work/$name.file.sum"
-  summarize "$work/$name.disc.json" >"$work/$name.disc.sum"
+  readback_detect "$net" "$work/$name"
   family=$(python3 -c 'import json,sys; f=json.load(open(sys.argv[1]))["families"][0]; print(f["name"], f["params"])' "$work/$name.file.json")
   if diff -u "$work/$name.file.sum" "$work/$name.disc.sum" >"$work/$name.diff"; then
     echo "ok   $name: ibsim loaded it; ibnetdiscover read-back detects the same: $family"

@@ -53,3 +53,42 @@ first_ca() {
        /^$/ { ca = "" }
        ca != "" && /^\[1\]/ { print ca; exit }' "$1"
 }
+
+# detect_summary JSON [loose]: the parts of `detect --json` that do not
+# depend on how nodes are named; loose: nor on their order (families, levels,
+# counts and how many deviations of each kind only).
+detect_summary() {
+  python3 -c '
+import collections, json, sys
+d = json.load(open(sys.argv[1]))
+def end(e):
+  return e and [e["guid"], e["port"] or 0]
+summary = {
+  "families": d["families"], "levels": d["levels"], "hosts": d["host_count"],
+  "switches": d["switch_count"], "degraded": d["degraded"], "updown": d["updown_routable"],
+  "io_hosts": sorted([n["guid"], n["level"]] for n in d["io_hosts"]),
+  "deviations": sorted([x["kind"], end(x["at"]), end(x["peer"])] for x in d["deviations"]),
+  "coords": sorted([n["guid"], n["coords"]] for n in d["switches"] + d["hosts"]),
+}
+if len(sys.argv) > 2:
+  summary["deviations"] = collections.Counter(x["kind"] for x in d["deviations"])
+  del summary["coords"], summary["io_hosts"]
+print(json.dumps(summary, sort_keys=True, indent=1))' "$@"
+}
+
+# readback_detect NET PREFIX [loose]: loads NET in a private ibsim, reads it
+# back with ibnetdiscover (PREFIX.disc) and runs `ftclos detect` on both:
+# PREFIX.file.json, PREFIX.disc.json and their detect_summary in
+# PREFIX.file.sum and PREFIX.disc.sum. Needs FTCLOS.
+readback_detect() {
+  local net=$1 prefix=$2
+  shift 2
+  start_ibsim "ftclos-readback-$$-$(basename "$prefix")" "$net" "$prefix.ibsim.log" -N 4096 -S 1024 -P 32768
+  timeout 120 bash -c "$(declare -f sim_run); UMAD2SIM=$UMAD2SIM sim_run ftclos-readback-$$-$(basename "$prefix") \
+    '$(first_ca "$net")' ibnetdiscover" >"$prefix.disc" 2>"$prefix.disc.err"
+  stop_ibsim "${IBSIM_PIDS[-1]}"
+  "$FTCLOS" detect "$net" --json - >"$prefix.file.json" || true
+  "$FTCLOS" detect "$prefix.disc" --json - >"$prefix.disc.json" || true
+  detect_summary "$prefix.file.json" "$@" >"$prefix.file.sum"
+  detect_summary "$prefix.disc.json" "$@" >"$prefix.disc.sum"
+}

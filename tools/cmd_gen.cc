@@ -34,13 +34,6 @@ const CLI::Validator kLinkRate(
     },
     "RATE");
 
-int cable_count(const Fabric& fabric) {
-  int ends = 0;
-  for (const Node& node : fabric.nodes())
-    for (int p = 1; p <= node.num_ports; ++p) ends += node.ports[p].peer.valid();
-  return ends / 2;
-}
-
 // Degrades, writes and summarizes a generated fabric; returns the exit code.
 int finish(const std::string& family, Result<Fabric> fabric, const GenOptions& options, bool check_ancestors) {
   if (!fabric.ok()) {
@@ -69,7 +62,7 @@ int finish(const std::string& family, Result<Fabric> fabric, const GenOptions& o
   if (check_ancestors)
     ancestors = fmt::format(", common ancestors: {}", every_leaf_pair_has_common_ancestor(*fabric) ? "yes" : "no");
   fmt::print(stderr, "{}: {} hosts, {} switches, {} cables, {} removed{}\n", family, fabric->count(NodeType::kCa),
-             fabric->count(NodeType::kSwitch), cable_count(*fabric), removed->size(), ancestors);
+             fabric->count(NodeType::kSwitch), fabric->cable_count(), removed->size(), ancestors);
   for (const Cable& cable : *removed)
     fmt::print(stderr, "removed: \"{}\"[{}] - \"{}\"[{}]\n", fabric->node(cable.a.node).name, cable.a.port,
                fabric->node(cable.b.node).name, cable.b.port);

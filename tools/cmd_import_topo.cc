@@ -38,11 +38,8 @@ void add_import_topo(CLI::App& app) {
     if (!fabric.ok()) return set_exit_code(bad_input("import-topo", fabric.status()));
     if (Status status = write_output(options->output, write_netfile(*fabric)); !status.ok())
       return set_exit_code(bad_input("import-topo", status));
-    int cables = 0;
-    for (const Node& node : fabric->nodes())
-      for (int p = 1; p <= node.num_ports; ++p) cables += node.ports[p].peer.valid();
     fmt::print(stderr, "import-topo: {} hosts, {} switches, {} cables\n", fabric->count(NodeType::kCa),
-               fabric->count(NodeType::kSwitch), cables / 2);
+               fabric->count(NodeType::kSwitch), fabric->cable_count());
     set_exit_code(0);
   });
 }

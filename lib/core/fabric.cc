@@ -70,6 +70,13 @@ int Fabric::count(NodeType type) const {
   return n;
 }
 
+int Fabric::cable_count() const {
+  int ends = 0;
+  for (const Node& node : nodes_)
+    for (int p = 1; p <= node.num_ports; ++p) ends += node.ports[p].peer.valid();
+  return ends / 2;
+}
+
 int Fabric::switch_links() const {
   int links = 0;
   for (int i = 0; i < size(); ++i) {

@@ -71,6 +71,8 @@ class Fabric {
   int count(NodeType type) const;
   /// Number of cables between switches (each counted once).
   int switch_links() const;
+  /// Number of cables, host cables included (each counted once).
+  int cable_count() const;
 
  private:
   std::vector<Node> nodes_;

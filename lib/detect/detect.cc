@@ -51,12 +51,19 @@ std::vector<Deviation> joined(std::vector<Deviation> a, const std::vector<Deviat
   return a;
 }
 
-// A family is claimed only when its deviations are few: at most one per 8
-// switch cables of the fabric (a lost switch counts once). Beyond that the
-// generic folded-Clos description stands (a random folded Clos fits labels
-// only with many cables in the wrong places).
-bool plausible_tree(const XgftFit& fit, int switch_cables) {
-  return static_cast<int>(fit.deviations.size()) <= std::max(1, switch_cables / 8);
+// A family is claimed only when its deviations are few: at most one switch
+// lost or out of place per 8 switches, and at most one cable deviation per
+// 8 switch cables (a lost switch's cables are implied, not counted). Beyond
+// that the generic folded-Clos description stands: a random folded Clos, or
+// a vendor tree of another shape, fits labels only with many cables or
+// switches out of place.
+bool plausible_tree(const Fabric& fabric, const XgftFit& fit) {
+  int switches = 0;
+  for (const Deviation& d : fit.deviations)
+    switches += d.kind == Deviation::Kind::kMissingSwitch || d.kind == Deviation::Kind::kUnexpectedSwitch;
+  const int cables = static_cast<int>(fit.deviations.size()) - switches;
+  return switches <= std::max(1, fabric.count(NodeType::kSwitch) / 8) &&
+         cables <= std::max(1, fabric.switch_links() / 8);
 }
 
 bool all_equal(const std::vector<int>& values, size_t from, size_t to, int value) {
@@ -74,15 +81,15 @@ void add_tree_families(const Fabric& fabric, const Levels& levels, const XgftFit
   if (single && h >= 2 && top % 2 == 0 && s.m[0] <= top / 2 && all_equal(s.m, 1, h - 1, top / 2) &&
       all_equal(s.w, 1, h, top / 2)) {
     out.families.push_back({Family::kFtree, {{"m", {top}}, {"n", {h}}},
-                            joined(fit.deviations, host_deviations(fabric, levels, top / 2)),
+                            joined(fit.deviations, host_deviations(fabric, levels, top / 2, fit.reduced_leaf)),
                             ftree_coords(fabric, levels, fit.labels)});
   }
   if (single && h >= 2 && s.m[0] <= top && all_equal(s.m, 1, h, top) && all_equal(s.w, 1, h, top)) {
     out.families.push_back({Family::kKary, {{"k", {top}}, {"n", {h}}},
-                            joined(fit.deviations, host_deviations(fabric, levels, top)),
+                            joined(fit.deviations, host_deviations(fabric, levels, top, fit.reduced_leaf)),
                             kary_coords(fabric, levels, fit.labels)});
   }
-  const std::vector<Deviation> with_hosts = joined(fit.deviations, host_deviations(fabric, levels, s.m[0]));
+  const std::vector<Deviation> with_hosts = joined(fit.deviations, host_deviations(fabric, levels, s.m[0], fit.reduced_leaf));
   if (single && h == 2) {
     out.families.push_back({Family::kClos2, {{"n", {s.m[0]}}, {"m", {s.w[1]}}, {"r", {s.m[1]}}}, with_hosts,
                             clos2_coords(fabric, levels, fit.labels)});
@@ -102,7 +109,7 @@ Detection detect_with(const Fabric& fabric, Levels given) {
 
   Result<XgftFit> tree = fit_xgft(fabric, levels);
   const bool folded_clos = tree.ok();
-  if (folded_clos && plausible_tree(*tree, fabric.switch_links())) {
+  if (folded_clos && plausible_tree(fabric, *tree)) {
     add_tree_families(fabric, levels, *tree, out);
     out.xgft = tree->labels;
   }

@@ -63,4 +63,14 @@ int PortGuesser::guess(const Fabric& fabric, int node, int role, int key, int mi
   return chosen;
 }
 
+int PortGuesser::usual_key(int role, int port) const {
+  int key = -1, best_votes = 0;
+  for (const auto& [role_key, ports] : votes_) {
+    if (role_key.first != role) continue;
+    auto it = ports.find(port);
+    if (it != ports.end() && it->second > best_votes) best_votes = it->second, key = role_key.second;
+  }
+  return key;
+}
+
 }  // namespace ftclos

@@ -47,6 +47,8 @@ class PortGuesser {
   /// A free port of `node` for the missing neighbour, or 0 when it cannot be
   /// told. `missing_here` is how many cables `node` lacks in all.
   int guess(const Fabric& fabric, int node, int role, int key, int missing_here);
+  /// The key most nodes of `role` cable on `port`, or -1 when none was seen.
+  int usual_key(int role, int port) const;
 
  private:
   std::map<std::pair<int, int>, std::map<int, int>> votes_;

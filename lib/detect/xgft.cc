@@ -183,6 +183,9 @@ class Fitter {
     s.m.assign(h_, 0);
     s.w.assign(h_, 1);
     s.p.assign(h_, 1);
+    // p is the most common cable count between a switch and a parent (ties
+    // to the larger), so a cable doubled by a swap stands out as extra.
+    std::vector<std::map<int, int>> p_votes(h_);
     for (int x = 0; x < fabric_.size(); ++x) {
       if (!fabric_.node(x).is_switch()) continue;
       if (level(x) == 1) s.m[0] = std::max(s.m[0], hosts_on(fabric_, x));
@@ -193,7 +196,12 @@ class Fitter {
       const int l = level(x) + 1;
       if (l > h_) continue;
       s.w[l - 1] = std::max(s.w[l - 1], static_cast<int>(cables_to_parent.size()));
-      for (auto [parent, cables] : cables_to_parent) s.p[l - 1] = std::max(s.p[l - 1], cables);
+      for (auto [parent, cables] : cables_to_parent) ++p_votes[l - 1][cables];
+    }
+    for (int l = 1; l < h_; ++l) {
+      int best_votes = 0;
+      for (auto [cables, votes] : p_votes[l])
+        if (votes >= best_votes) best_votes = votes, s.p[l] = cables;
     }
     for (int l = 2; l <= h_; ++l) {
       std::map<int, std::vector<int>> children_of;  // level-l subtree -> level-(l-1) subtrees
@@ -343,7 +351,8 @@ class Fitter {
     for (int l = 0; l <= h_; ++l) labels.node_at[l].assign(shape().nodes_at(l), -1);
     for (int x = 0; x < fabric_.size(); ++x) {
       if (digits(x).empty()) {
-        if (fabric_.node(x).is_switch()) add({Deviation::Kind::kUnexpectedSwitch, {x, 0}, {}, "fits no label"});
+        if (fabric_.node(x).is_switch())
+          add({Deviation::Kind::kUnexpectedSwitch, {x, 0}, {}, "fits no label"});
         continue;
       }
       int& slot = labels.node_at[level(x)][labels.code(level(x), digits(x))];
@@ -360,12 +369,42 @@ class Fitter {
 
   void add(Deviation deviation) { fit_.deviations.push_back(std::move(deviation)); }
 
+  // Marks the leaves with fewer hosts than the shape's m_1 that reach every
+  // parent but lack parallel uplinks, no more than keeps the full leaves'
+  // uplinks-per-host ratio (IS3-128: leaves of 11 hosts and 11 uplinks
+  // beside leaves of 12 and 12).
+  void find_reduced_leaves(const std::map<std::pair<int, int>, int>& cables) {
+    fit_.reduced_leaf.assign(fabric_.size(), false);
+    if (h_ < 2) return;
+    const int full_hosts = shape().m[0];
+    const int full_uplinks = shape().w[1] * shape().p[1];
+    std::map<int, std::pair<int, int>> reach;  // leaf -> (parents, uplinks)
+    for (const auto& [pair, count] : cables) {
+      if (level(pair.first) != 1) continue;
+      ++reach[pair.first].first;
+      reach[pair.first].second += count;
+    }
+    for (const auto& [leaf, seen] : reach) {
+      const auto [parents, uplinks] = seen;
+      const int hosts = hosts_on(fabric_, leaf);
+      const int needed = (hosts * full_uplinks + full_hosts - 1) / full_hosts;
+      fit_.reduced_leaf[leaf] =
+          hosts < full_hosts && parents == shape().w[1] && uplinks < full_uplinks && uplinks >= needed;
+    }
+  }
+
   // The label of the level-(l-1) node under `upper` whose a_l is `a`.
   std::vector<int> child_label(int upper, int a) {
     std::vector<int> label = digits(upper);
     label[level(upper) - 1] = a;
     return label;
   }
+
+  // `count` cables fewer (missing) or more (surplus) than the shape has
+  // between `lower` and `upper`, whose a digit at upper's level is `a`.
+  struct Missing {
+    int upper, a, lower, count;
+  };
 
   void find_deviations() {
     XgftLabels& labels = fit_.labels;
@@ -395,11 +434,9 @@ class Fitter {
     }
     // Cables each switch lacks, to guess ports only where that is unambiguous.
     // A lost switch is one deviation: its cables are implied.
-    struct Missing {
-      int upper, a, lower, count;
-    };
-    std::vector<Missing> missing;
+    std::vector<Missing> missing, surplus;
     std::map<int, int> missing_at;
+    find_reduced_leaves(cables);
     for (int l = 2; l <= h_; ++l) {
       for (int upper : labels.node_at[l]) {
         if (upper < 0) continue;
@@ -409,9 +446,8 @@ class Fitter {
           if (lower < 0) continue;
           const int have = cables[{lower, upper}];
           const int want = shape().p[l - 1];
-          if (have > want)
-            add({Deviation::Kind::kExtraCable, {lower, 0}, {upper, 0}, fmt::format("{} cables, {} expected", have, want)});
-          if (have >= want) continue;
+          if (have > want) surplus.push_back({upper, a, lower, have - want});
+          if (have >= want || (l == 2 && fit_.reduced_leaf[lower])) continue;
           missing.push_back({upper, a, lower, want - have});
           missing_at[upper] += want - have;
           missing_at[lower] += want - have;
@@ -426,6 +462,12 @@ class Fitter {
     }
     explain_miswired(miswired, missing);
     for (Deviation& d : miswired) add(std::move(d));
+    explain_surplus(surplus, missing, guesser);
+    for (const Missing& extra : surplus) {
+      const int want = shape().p[level(extra.upper) - 1];
+      add({Deviation::Kind::kExtraCable, {extra.lower, 0}, {extra.upper, 0},
+           fmt::format("{} cables, {} expected", want + extra.count, want)});
+    }
     for (const Missing& gap : missing) {
       const int l = level(gap.upper);
       for (int k = 0; k < gap.count; ++k) {
@@ -468,6 +510,65 @@ class Fitter {
     std::erase_if(missing, [](const auto& gap) { return gap.count == 0; });
   }
 
+  // A cable beside one the family already has, on a switch that lacks a
+  // parent, is one mistake: in a two-level Clos every leaf reaches every
+  // spine, so a swapped cable doubles another. Of the parallel cables, the
+  // misplaced one sits on a port the other switches use for another parent
+  // (their port pattern); it belongs on the lacking parent, on the port
+  // that holds the other half of the swap (a misplaced cable there too), or
+  // else the port that parent's pattern gives this switch. Each pairing
+  // takes one cable off both lists.
+  void explain_surplus(std::vector<Missing>& surplus, std::vector<Missing>& missing, const PortGuesser& guesser) {
+    auto role = [](int l, bool up) { return l * 2 + up; };
+    struct Move {
+      PortRef from;  // the lower end of the misplaced cable
+      int to;        // the parent it belongs on
+    };
+    std::vector<Move> moves;
+    for (Missing& extra : surplus) {
+      const int l = level(extra.upper);
+      for (Missing& gap : missing) {
+        if (gap.lower != extra.lower) continue;
+        while (extra.count > 0 && gap.count > 0) {
+          const int lower_port =
+              off_pattern_port(extra.lower, extra.upper, role(l - 1, true), digits(extra.upper)[l - 1], guesser);
+          if (lower_port == 0) break;
+          misplaced_.insert({extra.lower, lower_port});
+          moves.push_back({{extra.lower, lower_port}, gap.upper});
+          --extra.count;
+          --gap.count;
+        }
+      }
+    }
+    std::set<PortRef> promised;
+    for (const Move& move : moves) {
+      const int lower = move.from.node, l = level(move.to);
+      int belongs = 0, best_rank = 0;
+      for (int q = 1; q <= fabric_.node(move.to).num_ports; ++q) {
+        const PortRef there = fabric_.node(move.to).ports[q].peer;
+        if (there.node == lower || promised.count({move.to, q})) continue;
+        const int rank = 2 * misplaced_.count(there) + (guesser.usual_key(role(l, false), q) == digits(lower)[l - 1]);
+        if (rank > best_rank) best_rank = rank, belongs = q;
+      }
+      if (belongs) promised.insert({move.to, belongs});
+      add({Deviation::Kind::kMiswiredCable, move.from, fabric_.peer(move.from),
+           fmt::format("{} belongs on {}", label_text(lower), label_text(move.to)), {move.to, belongs}});
+    }
+    std::erase_if(surplus, [](const Missing& extra) { return extra.count == 0; });
+    std::erase_if(missing, [](const Missing& gap) { return gap.count == 0; });
+  }
+
+  // A port of `node` cabled to `peer` that the role's pattern gives to a
+  // neighbour other than `key`, not yet named; 0 when there is none.
+  int off_pattern_port(int node, int peer, int role, int key, const PortGuesser& guesser) {
+    for (int p = 1; p <= fabric_.node(node).num_ports; ++p) {
+      if (fabric_.node(node).ports[p].peer.node != peer || misplaced_.count({node, p})) continue;
+      const int usual = guesser.usual_key(role, p);
+      if (usual >= 0 && usual != key) return p;
+    }
+    return 0;
+  }
+
   int only_free_port(int node, const std::set<PortRef>& promised) {
     int found = 0;
     for (int p = 1; p <= fabric_.node(node).num_ports; ++p) {
@@ -500,6 +601,7 @@ class Fitter {
   const int h_;
   std::vector<std::vector<int>> subtree_;
   std::set<std::pair<int, int>> weak_;  // (lower, upper) cables on too few 4-cycles
+  std::set<PortRef> misplaced_;         // cable ends named by explain_surplus
   std::vector<int> subtree_count_;
   XgftFit fit_;
 };
@@ -511,10 +613,12 @@ Result<XgftFit> fit_xgft(const Fabric& fabric, const Levels& levels) {
   return Fitter(fabric, levels).run();
 }
 
-std::vector<Deviation> host_deviations(const Fabric& fabric, const Levels& levels, int hosts_per_leaf) {
+std::vector<Deviation> host_deviations(const Fabric& fabric, const Levels& levels, int hosts_per_leaf,
+                                       const std::vector<bool>& reduced_leaf) {
   std::vector<Deviation> deviations;
   for (int x = 0; x < fabric.size(); ++x) {
     if (!fabric.node(x).is_switch() || levels.of[x] != 1) continue;
+    if (x < static_cast<int>(reduced_leaf.size()) && reduced_leaf[x]) continue;
     const int have = hosts_on(fabric, x);
     for (int k = have; k < hosts_per_leaf; ++k)
       deviations.push_back({Deviation::Kind::kMissingHost, {x, 0}, {},

@@ -46,6 +46,10 @@ struct XgftFit {
   /// Switch and switch-cable deviations; host counts are judged per family
   /// (see host_deviations).
   std::vector<Deviation> deviations;
+  /// Leaves built with fewer hosts and as many fewer parallel uplinks as
+  /// the full leaves' ratio allows (vendor configurators populate leaves
+  /// this way): neither their free host ports nor those uplinks deviate.
+  std::vector<bool> reduced_leaf;
 };
 
 /// Fits the fabric to the PGFT whose parameters are the largest counts seen
@@ -53,8 +57,10 @@ struct XgftFit {
 /// when the fabric is no folded Clos or has no PGFT structure.
 Result<XgftFit> fit_xgft(const Fabric& fabric, const Levels& levels);
 
-/// One deviation per host a leaf lacks against `hosts_per_leaf`.
-std::vector<Deviation> host_deviations(const Fabric& fabric, const Levels& levels, int hosts_per_leaf);
+/// One deviation per host a leaf lacks against `hosts_per_leaf`, except on
+/// the leaves marked in `reduced_leaf` (indexed by node; may be empty).
+std::vector<Deviation> host_deviations(const Fabric& fabric, const Levels& levels, int hosts_per_leaf,
+                                       const std::vector<bool>& reduced_leaf = {});
 
 /// Cables between a host and a switch per leaf: the host ports of `node`.
 int hosts_on(const Fabric& fabric, int node);

@@ -117,6 +117,7 @@ Status swap_cables(Fabric& fabric, int pairs, std::mt19937_64& rng, VariationLog
         uplinks.push_back({{s, p}, peer});
     }
   }
+  const bool two_levels = *std::max_element(level.begin(), level.end()) == 2;
   std::set<int> touched;  // switches of earlier swaps: each switch in one swap at most, so the fix is unique
   for (int done = 0, tries = 0; done < pairs; ++tries) {
     if (tries > 1000 * (pairs + 1))
@@ -124,9 +125,12 @@ Status swap_cables(Fabric& fabric, int pairs, std::mt19937_64& rng, VariationLog
     const auto [low1, up1] = uplinks[draw_below(rng, uplinks.size())];
     const auto [low2, up2] = uplinks[draw_below(rng, uplinks.size())];
     // Swapping must create two cables the fabric does not have, between
-    // switches of the same levels, on switches no earlier swap touched.
+    // switches of the same levels, on switches no earlier swap touched. In
+    // two levels every leaf reaches every spine: there a swapped cable
+    // doubles one that is there, and its own pair goes without.
     if (level[low1.node] != level[low2.node] || low1.node == low2.node || up1.node == up2.node) continue;
-    if (cabled_together(fabric, low1.node, up2.node) || cabled_together(fabric, low2.node, up1.node)) continue;
+    if (!two_levels && (cabled_together(fabric, low1.node, up2.node) || cabled_together(fabric, low2.node, up1.node)))
+      continue;
     if (touched.count(low1.node) || touched.count(low2.node) || touched.count(up1.node) || touched.count(up2.node))
       continue;
     fabric.disconnect(low1);

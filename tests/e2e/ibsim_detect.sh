@@ -26,6 +26,7 @@ cases=(
   "ft-8-2-port2|ftree --ports 8 --levels 2 --hca-port 2 --io-hosts 1"
   "kary-4-3-dual-rail|kary --k 4 --levels 3 --dual-rail"
   "ft-8-3-swapped|ftree --ports 8 --levels 3 --swap-pairs 2 --seed 4"
+  "clos2-swapped|clos2 --n 4 --m 8 --r 12 --swap-pairs 4 --seed 4"
   "ft-8-3-lost|ftree --ports 8 --levels 3 --lose-switches 2 --lost-level 2 --seed 4"
   "ft-8-3-slow|ftree --ports 8 --levels 3 --rate 4xEDR --slow-links 2 --seed 2"
 )

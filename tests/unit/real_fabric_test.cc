@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <map>
 #include <set>
 #include <string>
 #include <tuple>
@@ -13,8 +15,10 @@
 #include "core/end_nodes.h"
 #include "core/netfile.h"
 #include "core/files.h"
+#include "core/topo_file.h"
 #include "detect/detect.h"
 #include "detect/host_hints.h"
+#include "detect/xgft.h"
 #include "gen/generate.h"
 #include "route/path_bits.h"
 #include "route/route_fabric.h"
@@ -31,17 +35,19 @@ struct Case {
 const Case kTrees[] = {
     {"ft_8_3", [] { return generate_ftree(8, 3); }, Family::kFtree},
     {"kary_4_3", [] { return generate_kary(4, 3); }, Family::kKary},
-    {"clos2_3_5_6", [] { return generate_clos2(3, 5, 6); }, Family::kClos2},
+    {"clos2_4_8_12", [] { return generate_clos2(4, 8, 12); }, Family::kClos2},
     {"pgft_oversubscribed_p6", [] { return generate_pgft({{24, 4}, {1, 2}, {1, 6}}); }, Family::kPgft},
     {"pgft_3_levels_p2", [] { return generate_pgft({{4, 4, 4}, {1, 2, 2}, {1, 2, 1}}); }, Family::kPgft},
 };
 
-// Swaps and losses show in the cabling graph from three levels on. In a
-// two-level Clos every leaf is cabled to every spine, so a swap changes no
-// pair of switches, and a lost leaf or spine leaves a smaller Clos of the
-// same family (only port counts could tell, and real clusters leave ports
-// free on purpose).
+// Lost switches show in the cabling graph from three levels on: in a
+// two-level Clos a lost leaf or spine leaves a smaller Clos of the same
+// family (only port counts could tell, and real clusters leave ports free
+// on purpose). Swapped cables show everywhere: in two levels a swap doubles
+// a cable that is there and leaves its pair without.
 const Case kDeepTrees[] = {kTrees[0], kTrees[1], kTrees[4]};
+// Trees with room for 4 swapped pairs on distinct switches.
+const Case kSwapTrees[] = {kTrees[0], kTrees[1], kTrees[2], kTrees[4]};
 
 // The fabric after `vary`, written and read back as a file would be, then
 // shuffled (node and port order), as the CLI sees it.
@@ -78,6 +84,7 @@ std::multiset<std::string> kinds(const Detection& detection) {
 
 class RealTrees : public ::testing::TestWithParam<Case> {};
 class DeepTrees : public ::testing::TestWithParam<Case> {};
+class SwapTrees : public ::testing::TestWithParam<Case> {};
 
 TEST_P(RealTrees, StorageHostsOnTheTopAreAttachedNotDegraded) {
   const Case& c = GetParam();
@@ -103,7 +110,7 @@ TEST_P(RealTrees, StorageHostsOnTheTopAreAttachedNotDegraded) {
 
 // Every swapped pair is two miswired cables, named with the ports their
 // upper ends belong on (each other's), and nothing else.
-TEST_P(DeepTrees, SwappedCablesAreNamedExactly) {
+TEST_P(SwapTrees, SwappedCablesAreNamedExactly) {
   const Case& c = GetParam();
   for (int pairs : {1, 2, 4}) {
     for (uint64_t seed : {1, 2, 3}) {
@@ -221,6 +228,8 @@ INSTANTIATE_TEST_SUITE_P(Generated, RealTrees, ::testing::ValuesIn(kTrees),
                          [](const auto& info) { return info.param.name; });
 INSTANTIATE_TEST_SUITE_P(Generated, DeepTrees, ::testing::ValuesIn(kDeepTrees),
                          [](const auto& info) { return info.param.name; });
+INSTANTIATE_TEST_SUITE_P(Generated, SwapTrees, ::testing::ValuesIn(kSwapTrees),
+                         [](const auto& info) { return info.param.name; });
 
 TEST(RealFabrics, OversubscribedParallelCablesAreNotDegraded) {
   for (int p = 2; p <= 6; ++p) {
@@ -229,6 +238,98 @@ TEST(RealFabrics, OversubscribedParallelCablesAreNotDegraded) {
     ASSERT_FALSE(detection.families.empty()) << detection.unknown_reason;
     EXPECT_EQ(detection.families.front().family, Family::kPgft) << "p = " << p;
     EXPECT_FALSE(detection.degraded()) << "p = " << p;
+  }
+}
+
+// Unplugs `hosts` hosts of `leaf` and, per parent in `parents` (by port
+// order), `cables_each` of its uplinks to that parent.
+void unplug(Fabric& fabric, int leaf, int hosts, int parents, int cables_each) {
+  std::map<int, int> taken;  // parent -> cables unplugged
+  for (int p = 1; p <= fabric.node(leaf).num_ports; ++p) {
+    const PortRef peer = fabric.peer({leaf, p});
+    if (!peer.valid()) continue;
+    if (!fabric.node(peer.node).is_switch()) {
+      if (hosts-- > 0) fabric.disconnect({leaf, p});
+    } else if ((taken.contains(peer.node) || static_cast<int>(taken.size()) < parents) &&
+               taken[peer.node] < cables_each) {
+      ++taken[peer.node];
+      fabric.disconnect({leaf, p});
+    }
+  }
+}
+
+// A leaf with a host fewer may have a parallel uplink fewer (the full
+// leaves' one uplink per host): reduced, not degraded. A lost uplink on a
+// full leaf, or a parent lost altogether, still is.
+TEST(RealFabrics, ReducedLeavesAreNotDegradedLostUplinksAre) {
+  const Fabric full = *generate_pgft({{8, 6}, {1, 4}, {1, 2}});
+  std::vector<int> leaves;
+  for (int i = 0; i < full.size(); ++i)
+    if (full.node(i).is_switch() && hosts_on(full, i) > 0) leaves.push_back(i);
+  ASSERT_EQ(leaves.size(), 6u);
+  // As every command sees it: the unplugged hosts are no end nodes.
+  auto kinds = [](const Fabric& fabric) {
+    std::map<std::string, int> count;
+    const Detection detection = detect(split_end_nodes(fabric));
+    EXPECT_FALSE(detection.families.empty()) << detection.unknown_reason;
+    if (detection.families.empty()) return count;
+    EXPECT_EQ(detection.families.front().family, Family::kPgft);
+    for (const Deviation& d : detection.deviations()) ++count[kind_name(d.kind)];
+    return count;
+  };
+  Fabric reduced = full;
+  unplug(reduced, leaves[0], 1, 1, 1);
+  unplug(reduced, leaves[3], 2, 2, 1);
+  EXPECT_EQ(kinds(reduced), (std::map<std::string, int>{}));
+
+  Fabric lost_uplink = full;
+  unplug(lost_uplink, leaves[1], 0, 1, 1);
+  EXPECT_EQ(kinds(lost_uplink), (std::map<std::string, int>{{"missing-cable", 1}}));
+
+  Fabric lost_parent = full;
+  unplug(lost_parent, leaves[2], 1, 1, 2);
+  EXPECT_EQ(kinds(lost_parent), (std::map<std::string, int>{{"missing-cable", 2}, {"missing-host", 1}}));
+
+  Fabric too_few_uplinks = full;
+  unplug(too_few_uplinks, leaves[4], 1, 2, 1);
+  EXPECT_EQ(kinds(too_few_uplinks), (std::map<std::string, int>{{"missing-cable", 2}, {"missing-host", 1}}));
+}
+
+// The ibutils fabrics are regular by construction: each gets its family, or
+// the generic folded Clos where it has another shape (RhinoReindeer1100:
+// edge switches cabled to two leaf boards of each of three chassis), with
+// the same coordinates in any node order, and no deviation but
+// PartialGazelle's: its CFG drops one spine board, three chips. IS3-128's
+// leaves of 11 hosts carry 11 uplinks beside leaves of 12 and 12: reduced
+// leaves, not missing cables and hosts.
+TEST(VendorFabrics, RegularByConstructionMeansNoInventedDeviation) {
+  const std::filesystem::path dir = std::filesystem::path(FTCLOS_SOURCE_ROOT) / "ibsim-topos/ibutils";
+  const std::map<std::string, std::pair<Family, int>> expected = {
+      {"FullGnu", {Family::kPgft, 0}},          {"SingleGazelle", {Family::kPgft, 0}},
+      {"PartialGazelle", {Family::kPgft, 3}},   {"IS3-128", {Family::kPgft, 0}},
+      {"RhinoBased512Nodes", {Family::kFoldedClos, 0}}, {"RhinoReindeer1100", {Family::kFoldedClos, 0}},
+  };
+  for (const auto& [name, want] : expected) {
+    Result<Fabric> fabric = read_topo_file((dir / (name + ".topo")).string(), {(dir / "ibnl").string()});
+    ASSERT_TRUE(fabric.ok()) << fabric.status().message();
+    std::map<uint64_t, std::string> first_coords;
+    for (uint64_t seed : {0, 1, 2}) {
+      const Fabric input = seed ? shuffle(*fabric, seed, /*ports=*/false) : *fabric;
+      const Detection detection = detect(input);
+      ASSERT_FALSE(detection.families.empty()) << name << ": " << detection.unknown_reason;
+      EXPECT_EQ(detection.families.front().family, want.first) << name << " seed " << seed;
+      int missing_switches = 0;
+      for (const Deviation& d : detection.deviations()) {
+        EXPECT_EQ(d.kind, Deviation::Kind::kMissingSwitch) << name << ": " << describe(input, d);
+        missing_switches += d.kind == Deviation::Kind::kMissingSwitch;
+      }
+      EXPECT_EQ(missing_switches, want.second) << name << " seed " << seed;
+      const std::vector<std::string>& coords = detection.families.front().coords;
+      for (int i = 0; i < input.size(); ++i) {
+        auto [it, added] = first_coords.emplace(input.node(i).guid, coords[i]);
+        EXPECT_EQ(it->second, coords[i]) << name << " seed " << seed << ": " << input.node(i).name;
+      }
+    }
   }
 }
 

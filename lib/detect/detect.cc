@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "core/fabric_parts.h"
 #include "detect/common_ancestor.h"
 #include "detect/family_coords.h"
 #include "detect/rfc.h"
@@ -152,6 +153,12 @@ bool fits_better(const Detection& a, const Detection& b) {
 }  // namespace
 
 Detection detect(const Fabric& fabric, const HostHints& hints) {
+  if (const auto parts = fabric_parts(fabric); parts.size() > 1) {
+    Detection split;
+    split.levels = levels_from_leaves(fabric, leaf_guesses(fabric, hints).front());
+    split.unknown_reason = "physically disconnected, " + describe_parts(fabric, parts);
+    return split;
+  }
   const std::vector<std::vector<bool>> guesses = leaf_guesses(fabric, hints);
   Detection best = detect_with(fabric, levels_from_leaves(fabric, guesses.front()));
   for (size_t i = 1; i < guesses.size(); ++i) {

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "core/fabric_parts.h"
+
 namespace ftclos {
 
 Result<RoutedFabric> route_fabric(const Fabric& fabric, std::string_view scheme_name, int lmc, const HostHints& hints,
@@ -20,6 +22,9 @@ Result<RoutedFabric> route_fabric(const Fabric& fabric, std::string_view scheme_
   Result<std::unique_ptr<Scheme>> scheme = make_scheme(scheme_name);
   if (!scheme.ok()) return scheme.status();
   if (bad_input) *bad_input = false;
+  // No table joins parts that no cable joins: say where the fabric splits.
+  if (const auto parts = fabric_parts(fabric); parts.size() > 1)
+    return Status::Error("the fabric is physically disconnected, " + describe_parts(fabric, parts));
 
   RoutedFabric out{detect(fabric, hints), std::move(lids), {}, 0};
   const auto start = std::chrono::steady_clock::now();

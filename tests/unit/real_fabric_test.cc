@@ -295,6 +295,33 @@ TEST(RealFabrics, ReducedLeavesAreNotDegradedLostUplinksAre) {
   EXPECT_EQ(kinds(too_few_uplinks), (std::map<std::string, int>{{"missing-cable", 2}, {"missing-host", 1}}));
 }
 
+// Two copies of a fabric side by side: no table can join them, so routing
+// refuses and names both parts; detection says why it finds no family.
+TEST(RealFabrics, PhysicallyDisconnectedFabricIsNamedNotRouted) {
+  Fabric twice = *generate_ftree(4, 2);
+  const Fabric copy = twice;
+  const int offset = twice.size();
+  for (const Node& node : copy.nodes())
+    ASSERT_TRUE(twice.add_node(node.type, "copy-" + node.name, node.num_ports, node.guid + (1ull << 40)).ok());
+  for (int i = 0; i < copy.size(); ++i)
+    for (int p = 1; p <= copy.node(i).num_ports; ++p) {
+      const PortRef peer = copy.node(i).ports[p].peer;
+      if (!peer.valid()) continue;
+      ASSERT_TRUE(twice.connect({offset + i, p}, {offset + peer.node, peer.port}).ok());
+    }
+  const Detection detection = detect(twice);
+  EXPECT_TRUE(detection.families.empty());
+  EXPECT_NE(detection.unknown_reason.find("physically disconnected, 2 parts"), std::string::npos)
+      << detection.unknown_reason;
+  bool bad_input = true;
+  Result<RoutedFabric> routed = route_fabric(twice, "auto", 0, {}, &bad_input);
+  ASSERT_FALSE(routed.ok());
+  EXPECT_FALSE(bad_input);
+  EXPECT_EQ(routed.status().message(),
+            "the fabric is physically disconnected, 2 parts: 6 switches and 8 hosts (\"L1-0\", ...); 6 switches and 8 "
+            "hosts (\"copy-L1-0\", ...)");
+}
+
 // The ibutils fabrics are regular by construction: each gets its family, or
 // the generic folded Clos where it has another shape (RhinoReindeer1100:
 // edge switches cabled to two leaf boards of each of three chassis), with

@@ -28,7 +28,7 @@ run_case() {
   # log_flags 0x40 (ROUTING) makes OpenSM write opensm-lfts.dump into dump_files_dir.
   cat >"$dir/opensm.conf" <<EOF2
 event_plugin_name osmftclos
-event_plugin_options scheme=$scheme
+event_plugin_options scheme=$scheme pathbits_file=ftclos-pathbits
 routing_engine ftclos
 lmc $lmc
 log_flags 0x43
@@ -55,6 +55,9 @@ EOF2
     fi
   done
   grep -o 'switchguid=0x[0-9a-f]*' "$dir/disc.net" | sort -c 2>/dev/null || echo "(ibnetdiscover: switches out of GUID order)"
+  "$FTCLOS" pathbits "$net" --scheme "$scheme" --guid2lid "$dir/guid2lid" 2>/dev/null | sort >"$dir/pathbits" || return 1
+  sort "$dir/ftclos-pathbits" | cmp -s - "$dir/pathbits" ||
+    { echo "ftclos pathbits --guid2lid differs from the plugin's path-bits file"; return 1; }
 
   "$FTCLOS" route "$net" --scheme "$scheme" --lmc "$lmc" -o "$dir/own-lids.dump" 2>"$dir/own.err" || return 1
   grep -q "LIDs are ftclos's own" "$dir/own.err" || { echo "no note that the LIDs are ftclos's own"; return 1; }
@@ -83,6 +86,20 @@ for entry in "${cases[@]}"; do
     echo "FAIL $fabric --scheme $scheme --lmc $lmc: $(cat "$dir/result")"
   fi
 done
+# Bad guid2lid files: exit 2, naming the file and the line or the node.
+bad_input() {
+  local what=$1 file=$2 expect=$3 rc=0
+  "$FTCLOS" route "$root/ibsim-topos/ft-8-3.net" --guid2lid "$file" -o "$work/bad.dump" 2>"$work/bad.err" || rc=$?
+  if [ "$rc" -ne 2 ] || ! grep -qF -- "$expect" "$work/bad.err" || [ -e "$work/bad.dump" ]; then
+    echo "FAIL $what: exit $rc, $(cat "$work/bad.err") (expected exit 2 and \"$expect\", no dump)"
+    failed=$((failed + 1))
+  fi
+}
+printf '0xf7c1100000000101 0x0004 0x0007\n0xf7c1000000000001 eight\n' >"$work/bad-line.g2l"
+bad_input "a line that is not a guid2lid line" "$work/bad-line.g2l" "bad-line.g2l:2: expected \"0xGUID MIN_LID MAX_LID\""
+head -1 "$work/bad-line.g2l" >"$work/partial.g2l"
+bad_input "a guid2lid without the switches" "$work/partial.g2l" "partial.g2l: no LID for switch"
+
 unordered=$(cat "$work"/case*/result | grep -c "out of GUID order" || true)
 [ "$unordered" -gt 0 ] || { echo "FAIL no ibnetdiscover output had switches out of GUID order: the dump's order went unchecked"; failed=$((failed + 1)); }
 echo "$passed passed, $failed failed"

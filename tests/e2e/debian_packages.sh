@@ -26,10 +26,11 @@ changelog_version=$(cd src && dpkg-parsechangelog -S Version)
 [ "$changelog_version" = "$VERSION" ] ||
   { echo "FAIL debian/changelog says $changelog_version, meson.build $VERSION"; exit 1; }
 
-# debhelper points HOME elsewhere: give ccache its cache by name.
+# debhelper points HOME elsewhere: give ccache its cache by name. Without
+# parallel=N debhelper builds with one job; no dbgsym packages are needed here.
 start=$SECONDS
 (cd src && CCACHE_DIR=$(ccache -k cache_dir 2>/dev/null || echo "$HOME/.cache/ccache") \
-  dpkg-buildpackage -b -us -uc >"$work/build.log" 2>&1) ||
+  DEB_BUILD_OPTIONS="parallel=$(nproc) noautodbgsym" dpkg-buildpackage -b -us -uc >"$work/build.log" 2>&1) ||
   { echo "FAIL dpkg-buildpackage:"; tail -20 "$work/build.log"; exit 1; }
 echo "dpkg-buildpackage -b: $((SECONDS - start)) s"
 
@@ -41,13 +42,15 @@ failures=0
 fail() { echo "FAIL $*"; failures=$((failures + 1)); }
 for deb in "$tool_deb" "$plugin_deb"; do [ -f "$deb" ] || { echo "FAIL no $deb: $(ls "$work")"; exit 1; }; done
 
-dpkg-deb -c "$plugin_deb" | grep -q " \./usr/lib/$triplet/libosmftclos\.so$" ||
-  fail "opensm-ftclos holds no usr/lib/$triplet/libosmftclos.so: $(dpkg-deb -c "$plugin_deb" | awk '{print $6}' | tr '\n' ' ')"
+plugin_files=$(dpkg-deb -c "$plugin_deb" | awk '{print $6}')
+tool_files=$(dpkg-deb -c "$tool_deb" | awk '{print $6}')
+grep -qx "\./usr/lib/$triplet/libosmftclos\.so" <<<"$plugin_files" ||
+  fail "opensm-ftclos holds no usr/lib/$triplet/libosmftclos.so: $(tr '\n' ' ' <<<"$plugin_files")"
 opensm_version=$(dpkg-query -W -f='${Version}' opensm)
 depends=$(dpkg-deb -f "$plugin_deb" Depends)
 grep -q "opensm (= $opensm_version)" <<<"$depends" || fail "opensm-ftclos Depends: $depends (want opensm (= $opensm_version))"
 for path in usr/bin/ftclos usr/share/man/man1/ftclos.1.gz usr/share/bash-completion/completions/ftclos; do
-  dpkg-deb -c "$tool_deb" | grep -q " \./$path$" || fail "ftclos holds no $path"
+  grep -qx "\./$path" <<<"$tool_files" || fail "ftclos holds no $path"
 done
 
 root=$work/root
@@ -58,14 +61,14 @@ dpkg -x "$plugin_deb" "$root"
 # opensm with the packaged example configuration; LIBPATH: the loader path, or none.
 net=$source_root/ibsim-topos/ft-8-3.net
 run_packaged_opensm() {
-  local dir=$1 libpath=$2 sock=ftclos-debian-$$-$1
+  local dir=$work/$1 libpath=$2 sock=ftclos-debian-$$-$1
   mkdir -p "$dir"
   start_ibsim "$sock" "$net" "$dir/ibsim.log"
   { cat "$root/usr/share/doc/opensm-ftclos/opensm-ftclos.conf"
     echo "force_log_flush TRUE"
-    echo "dump_files_dir $work/$dir"; } >"$dir/opensm.conf"
-  (cd "$dir" && OSM_CACHE_DIR=$work/$dir OSM_TMP_DIR=$work/$dir LD_LIBRARY_PATH=$libpath \
-    sim_run "$sock" "$(first_ca "$net")" timeout 120 opensm -F "$work/$dir/opensm.conf" -f "$work/$dir/osm.log" -o \
+    echo "dump_files_dir $dir"; } >"$dir/opensm.conf"
+  (cd "$dir" && OSM_CACHE_DIR=$dir OSM_TMP_DIR=$dir LD_LIBRARY_PATH=$libpath \
+    sim_run "$sock" "$(first_ca "$net")" timeout 120 opensm -F "$dir/opensm.conf" -f "$dir/osm.log" -o \
     >"$dir/opensm.out" 2>&1) || true
   stop_ibsim "${IBSIM_PIDS[-1]}"
 }

@@ -28,6 +28,7 @@
 #include <opensm/osm_switch.h>
 #include <opensm/osm_version.h>
 
+#include "core/version.h"
 #include "ftclos_engine.h"
 
 /* A test build overrides the version string to check that OpenSM refuses a
@@ -306,6 +307,8 @@ static void *ftclos_create(struct osm_opensm *osm) {
   char *err = NULL;
   cl_status_t status;
 
+  /* First, so that every report from this plugin can be tied to its release. */
+  osm_log(&osm->log, OSM_LOG_INFO, "ftclos " FTCLOS_VERSION " (built for " FTCLOS_OSM_VERSION ")\n");
   if (!plugin) {
     osm_log(&osm->log, OSM_LOG_ERROR, "ftclos ERR 12: out of memory; plugin not loaded\n");
     return NULL;

@@ -9,6 +9,7 @@ packages=(
   libcli11-dev nlohmann-json3-dev libfmt-dev libgtest-dev libgmock-dev libbenchmark-dev
   opensm libopensm-dev libibumad-dev ibsim-utils infiniband-diags chromium
   clang libclang-rt-14-dev
+  python3-jsonschema bash-completion debhelper  # json_schemas.sh; install_layout.sh; debian_packages.sh
 )
 missing=()
 for p in "${packages[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done

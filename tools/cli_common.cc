@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdio>
 
+#include "audit/lft_parse.h"
 #include "core/files.h"
 #include "route/routing.h"
 
@@ -59,6 +60,31 @@ void add_host_hints(CLI::App& app, HintFiles& files) {
   app.add_option("--cn-guid-file", files.cn_guid_file, "GUIDs of the compute CAs (OpenSM ftree's cn_guid_file)");
   app.add_option("--io-guid-file", files.io_guid_file, "GUIDs of attached (I/O) CAs (OpenSM ftree's io_guid_file)");
   app.add_option("--root-guid-file", files.root_guid_file, "GUIDs of the root switches (root_guid_file)");
+}
+
+CLI::Option* add_guid2lid(CLI::App& app, std::string& path, CLI::Option* lmc) {
+  return app
+      .add_option("--guid2lid", path,
+                  "OpenSM's guid2lid cache (in OSM_CACHE_DIR, /var/cache/opensm): route on the subnet's LIDs and LMC")
+      ->type_name("FILE")
+      ->excludes(lmc);
+}
+
+Result<LidMap> routing_lids(const Fabric& fabric, const std::string& guid2lid, int lmc, const std::string& command) {
+  if (!guid2lid.empty()) {
+    Result<TextFile> file = read_text_file(guid2lid);
+    if (!file.ok()) return file.status();
+    return parse_lid_file(fabric, *file);
+  }
+  // The tables are only the subnet's when the LIDs are: say whose these are.
+  if (carries_every_lid(fabric))
+    fmt::print(stderr, "ftclos {}: LIDs as the topology file gives them (--guid2lid FILE: OpenSM's own)\n", command);
+  else
+    fmt::print(stderr,
+               "ftclos {}: LIDs are ftclos's own, not the subnet's (--guid2lid FILE: OpenSM's, from its "
+               "guid2lid cache)\n",
+               command);
+  return assign_lids(fabric, lmc);
 }
 
 CLI::Option* add_json(CLI::App& app, std::string& path) {

@@ -10,8 +10,10 @@
 #include <string>
 #include <vector>
 
+#include "core/fabric.h"
 #include "core/status.h"
 #include "detect/host_hints.h"
+#include "route/lid_map.h"
 
 namespace ftclos::cli {
 
@@ -29,6 +31,14 @@ extern const CLI::Validator kNonNegative;
 /// --cn-guid-file, --io-guid-file, --root-guid-file: OpenSM ftree's hint
 /// files, overriding the guess of which CAs are compute hosts.
 void add_host_hints(CLI::App& app, HintFiles& files);
+
+/// --guid2lid FILE: OpenSM's guid2lid cache; tables routed here then use the
+/// subnet's LIDs and LMC (so it excludes --lmc).
+CLI::Option* add_guid2lid(CLI::App& app, std::string& path, CLI::Option* lmc);
+
+/// The LIDs `command` routes on: those of the guid2lid file when one is
+/// given, else assign_lids at `lmc`, with a note on stderr saying whose they are.
+Result<LidMap> routing_lids(const Fabric& fabric, const std::string& guid2lid, int lmc, const std::string& command);
 
 /// --json FILE, '-' for stdout.
 CLI::Option* add_json(CLI::App& app, std::string& path);

@@ -1,4 +1,4 @@
-// `ftclos pathbits TOPO [--scheme NAME] [--lmc L]`: the path bits a scheme
+// `ftclos pathbits TOPO [--scheme NAME] [--lmc L | --guid2lid FILE]`: the path bits a scheme
 // gives every CA port, one `0x<port GUID> <bits>` line each, on stdout.
 #include <fmt/format.h>
 
@@ -20,6 +20,7 @@ struct PathBitsOptions {
   std::string scheme;
   int lmc = 0;
   HintFiles hint_files;
+  std::string guid2lid;  // empty: LIDs of the file, or ftclos's own
 };
 
 // Returns the exit code.
@@ -28,8 +29,10 @@ int run(const PathBitsOptions& options) {
   if (!fabric.ok()) return bad_input("pathbits", fabric.status());
   Result<HostHints> hints = read_host_hints(options.hint_files);
   if (!hints.ok()) return bad_input("pathbits", hints.status());
+  Result<LidMap> lids = routing_lids(*fabric, options.guid2lid, options.lmc, "pathbits");
+  if (!lids.ok()) return bad_input("pathbits", lids.status());
   bool bad_input = false;
-  Result<RoutedFabric> routed = route_fabric(*fabric, options.scheme, options.lmc, *hints, &bad_input);
+  Result<RoutedFabric> routed = route_fabric(*fabric, options.scheme, std::move(*lids), *hints, &bad_input);
   if (!routed.ok()) {
     fmt::print(stderr, "ftclos pathbits: {}\n", routed.status().message());
     return bad_input ? 2 : 1;
@@ -45,7 +48,8 @@ void add_pathbits(CLI::App& app) {
   CLI::App* sub = app.add_subcommand("pathbits", "Print the path bits a scheme gives every CA port");
   add_topology(*sub, options->file);
   add_scheme(*sub, options->scheme, "Routing scheme");
-  add_lmc(*sub, options->lmc, "LMC the subnet runs with (default 0)");
+  CLI::Option* lmc = add_lmc(*sub, options->lmc, "LMC the subnet runs with (default 0)");
+  add_guid2lid(*sub, options->guid2lid, lmc);
   add_host_hints(*sub, options->hint_files);
   sub->callback([options] { set_exit_code(run(*options)); });
 }

@@ -1,6 +1,7 @@
-// `ftclos route TOPO [--scheme NAME] [--lmc L] [-o DUMP] [--pathbits FILE]
-// [--allow-unreachable] [--previous OLD.dump]`: route a fabric and write its LFTs as an
-// opensm-lfts.dump (OpenSM's `file` routing engine loads it). Tables that
+// `ftclos route TOPO [--scheme NAME] [--lmc L | --guid2lid FILE | --previous OLD.dump]
+// [-o DUMP] [--pathbits FILE] [--allow-unreachable]`: route a fabric and write its LFTs as an
+// opensm-lfts.dump (OpenSM's `file` routing engine loads it); with OpenSM's
+// guid2lid, byte for byte the dump OpenSM writes for the same tables. Tables that
 // leave a CA pair undelivered are not written (exit 1) unless
 // --allow-unreachable. --previous keeps what is still valid of earlier tables,
 // on their LIDs. The summary goes to stderr so the dump can go to stdout.
@@ -35,6 +36,7 @@ struct RouteOptions {
   bool allow_unreachable = false;
   HintFiles hint_files;
   std::string previous;  // empty: route from scratch
+  std::string guid2lid;  // empty: LIDs of the file, or ftclos's own
 };
 
 using Clock = std::chrono::steady_clock;
@@ -101,10 +103,12 @@ int run(const RouteOptions& options) {
   if (!hints.ok()) return bad_input("route", hints.status());
   Result<LftRead> previous = read_previous(*fabric, options.previous);
   if (!previous.ok()) return bad_input("route", previous.status());
+  Result<LidMap> lids = options.previous.empty()
+                            ? routing_lids(*fabric, options.guid2lid, options.lmc, "route")
+                            : Result<LidMap>(previous->lids);
+  if (!lids.ok()) return bad_input("route", lids.status());
   bool bad_input = false;
-  Result<RoutedFabric> routed =
-      options.previous.empty() ? route_fabric(*fabric, options.scheme, options.lmc, *hints, &bad_input)
-                               : route_fabric(*fabric, options.scheme, previous->lids, *hints, &bad_input);
+  Result<RoutedFabric> routed = route_fabric(*fabric, options.scheme, std::move(*lids), *hints, &bad_input);
   if (!routed.ok()) {
     fmt::print(stderr, "ftclos route: {}\n", routed.status().message());
     return bad_input ? 2 : 1;
@@ -147,6 +151,7 @@ void add_route(CLI::App& app) {
                   "Keep every entry of these earlier tables (opensm-lfts.dump) that is still valid; their LIDs and "
                   "LMC are used")
       ->excludes(sub->get_option("--lmc"));
+  add_guid2lid(*sub, options->guid2lid, sub->get_option("--lmc"))->excludes(sub->get_option("--previous"));
   sub->add_flag("--allow-unreachable", options->allow_unreachable,
                 "Write the tables even when they leave CA pairs unreachable or have credit loops (exit 0; the "
                 "count is printed)");

@@ -6,6 +6,7 @@
 
 #include "cli_common.h"
 #include "commands.h"
+#include "core/version.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"ftclos: recognize, route and audit InfiniBand fat-tree and folded-Clos fabrics"};

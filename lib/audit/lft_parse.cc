@@ -581,6 +581,20 @@ Result<LftRead> parse_lfts(const Fabric& fabric, const std::vector<TextFile>& fi
   return reader.run();
 }
 
+Result<LidMap> parse_lid_file(const Fabric& fabric, const TextFile& file) {
+  Result<LftRead> read = Reader(fabric, {}, &file, nullptr).run();
+  if (!read.ok()) return read.status();
+  for (int i = 0; i < fabric.size(); ++i) {
+    const Node& node = fabric.node(i);
+    const bool addressed = node.is_switch() || (node.num_ports >= 1 && node.ports[1].peer.valid());
+    if (addressed && read->lids.base[i] == 0)
+      return Status::Error(fmt::format("{}: no LID for {} \"{}\" (port GUID {}); is it the guid2lid of this fabric?",
+                                       file.name, node.is_switch() ? "switch" : "CA", node.name,
+                                       format_guid(port_guid(node, node.is_switch() ? 0 : 1))));
+  }
+  return std::move(read->lids);
+}
+
 Result<std::vector<int>> parse_path_bits(const Fabric& fabric, int lmc, const TextFile& file) {
   const std::unordered_map<uint64_t, PortRef> ports = index_port_guids(fabric);
   std::vector<int> bits(fabric.size(), 0);

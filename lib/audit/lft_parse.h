@@ -54,6 +54,13 @@ struct LftRead {
 Result<LftRead> parse_lfts(const Fabric& fabric, const std::vector<TextFile>& files, const TextFile* lid_file = nullptr,
                            const std::function<void(int percent)>& progress = nullptr, bool skip_lost_switches = false);
 
+/// The LIDs of OpenSM's guid2lid cache (or opensm-subnet.lst), so that a
+/// fabric routed offline uses the subnet's LIDs; the LMC is the width of the
+/// CAs' ranges. GUIDs the topology lacks (the cache outlives nodes) are
+/// ignored. A bad line names the file and line; a switch or cabled CA port
+/// without a LID in the file is an error naming it.
+Result<LidMap> parse_lid_file(const Fabric& fabric, const TextFile& file);
+
 /// Per-node path bits from `0x<port GUID> <bits>` lines (path_bits.h); CAs
 /// the file does not name get 0. Bits must fit the LMC.
 Result<std::vector<int>> parse_path_bits(const Fabric& fabric, int lmc, const TextFile& file);

@@ -10,6 +10,7 @@
 
 #include "detect/summary.h"
 #include "report/html_report.h"
+#include "report/schema_version.h"
 
 namespace ftclos {
 namespace {
@@ -222,6 +223,7 @@ nlohmann::json audit_json(const Fabric& fabric, const Detection& detection, cons
   nlohmann::json document =
       has_primary ? primary_json(fabric, detection, topology, sets.front()) : fabric_json(topology, detection);
   if (sets.size() > (has_primary ? 1u : 0u)) document["compare"] = comparison_json(compared_sets(detection, sets));
+  stamp_report(document, kAuditSchemaVersion);
   return document;
 }
 

@@ -1,6 +1,7 @@
 #include "report/detect_json.h"
 
 #include "detect/deviation.h"
+#include "report/schema_version.h"
 
 namespace ftclos {
 namespace {
@@ -55,7 +56,7 @@ nlohmann::json detection_json(const Fabric& fabric, const Detection& detection) 
     deviations.push_back({{"kind", kind_name(d.kind)}, {"at", end_json(fabric, d.at)},
                           {"peer", end_json(fabric, d.peer)}, {"detail", d.detail},
                           {"text", describe(fabric, d)}});
-  return {{"families", families},
+  nlohmann::json report = {{"families", families},
           {"levels", detection.levels.height},
           {"host_count", fabric.count(NodeType::kCa)},
           {"switch_count", fabric.count(NodeType::kSwitch)},
@@ -65,6 +66,8 @@ nlohmann::json detection_json(const Fabric& fabric, const Detection& detection) 
           {"degraded", detection.degraded()},
           {"deviations", deviations},
           {"updown_routable", detection.updown_routable}};
+  stamp_report(report, kDetectSchemaVersion);
+  return report;
 }
 
 }  // namespace ftclos

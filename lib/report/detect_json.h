@@ -1,6 +1,6 @@
 // Detection results for programs: `ftclos detect --json`, with the keys
 // families, levels, host_count, switch_count, hosts, switches, degraded,
-// deviations, updown_routable.
+// deviations, updown_routable, schema_version, ftclos_version.
 #pragma once
 
 #include <nlohmann/json.hpp>

@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <iterator>
+#include <vector>
 
 #include "route/path_bits.h"
 
@@ -34,9 +36,12 @@ void write_switch(const Fabric& fabric, const LidMap& lids, int sw, const std::v
 }  // namespace
 
 std::string write_lft_dump(const Fabric& fabric, const LidMap& lids, const Lfts& lfts) {
-  std::string out;
+  std::vector<int> switches;
   for (int i = 0; i < fabric.size(); ++i)
-    if (fabric.node(i).is_switch()) write_switch(fabric, lids, i, lfts.port[i], out);
+    if (fabric.node(i).is_switch()) switches.push_back(i);
+  std::ranges::stable_sort(switches, {}, [&](int i) { return fabric.node(i).guid; });
+  std::string out;
+  for (int sw : switches) write_switch(fabric, lids, sw, lfts.port[sw], out);
   return out;
 }
 

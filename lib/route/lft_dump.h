@@ -18,8 +18,10 @@
 
 namespace ftclos {
 
-/// One block per switch in fabric order; LIDs without a route (kNoPath) are
-/// left out, as OpenSM leaves them out.
+/// One block per switch in node GUID order, as OpenSM walks its switch table
+/// (dump_ucast_lfts in osm_dump.c), so that on OpenSM's LIDs the dump is
+/// byte for byte OpenSM's; LIDs without a route (kNoPath) are left out, as
+/// OpenSM leaves them out.
 std::string write_lft_dump(const Fabric& fabric, const LidMap& lids, const Lfts& lfts);
 
 }  // namespace ftclos

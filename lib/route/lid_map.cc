@@ -22,13 +22,6 @@ const Port* lid_port(const Node& node) {
 // Switches own one LID (no enhanced port 0), CAs 2^lmc.
 int lid_count(const Node& node, int lmc) { return node.is_switch() ? 1 : 1 << lmc; }
 
-bool input_has_every_lid(const Fabric& fabric) {
-  return std::ranges::all_of(fabric.nodes(), [](const Node& node) {
-    const Port* port = lid_port(node);
-    return port && port->lid != 0;
-  });
-}
-
 // Records `node` as the owner of `count` LIDs from `base`; fails on a LID
 // another node owns already or past `last_allowed`.
 Status claim(LidMap& map, const Fabric& fabric, int node, int base, int count, int last_allowed) {
@@ -102,13 +95,20 @@ Result<LidMap> assign_fresh_lids(const Fabric& fabric, LidMap map, int last_allo
 
 }  // namespace
 
+bool carries_every_lid(const Fabric& fabric) {
+  return std::ranges::all_of(fabric.nodes(), [](const Node& node) {
+    const Port* port = lid_port(node);
+    return port && port->lid != 0;
+  });
+}
+
 Result<LidMap> assign_lids(const Fabric& fabric, int lmc, LidSpace space) {
   if (lmc < 0 || lmc > 7) return Status::Error(fmt::format("LMC {} is outside 0..7", lmc));
   LidMap map;
   map.lmc = lmc;
   map.base.assign(fabric.size(), 0);
   map.owner.assign(1, -1);  // LID 0 is never assigned
-  return input_has_every_lid(fabric) ? keep_input_lids(fabric, std::move(map))
+  return carries_every_lid(fabric) ? keep_input_lids(fabric, std::move(map))
                                      : assign_fresh_lids(fabric, std::move(map),
                                                          space == LidSpace::kUnicast ? kMaxUnicastLid : kMaxAnalysisLid);
 }

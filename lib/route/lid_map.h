@@ -28,6 +28,10 @@ struct LidMap {
 /// only (experiments); `ftclos route`, the auditor and the plugin use kUnicast.
 enum class LidSpace : uint8_t { kUnicast, kAnalysis };
 
+/// True when every switch and CA of the input carries a LID (ibnetdiscover
+/// output does; net files do not): assign_lids then keeps them.
+bool carries_every_lid(const Fabric& fabric);
+
 /// LIDs as the fabric carries them when every node has one (the LMC of the
 /// CAs must then be `lmc`), otherwise assigned deterministically as OpenSM
 /// does on a fresh subnet: switches and CAs in GUID order, each CA base

@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# Offline tables are the subnet's: on three fabrics, stock OpenSM with the
+# osmftclos plugin routes ibsim and writes opensm-lfts.dump and its guid2lid
+# cache; `ftclos route FABRIC --guid2lid guid2lid` must print that dump byte
+# for byte, from the net file and from ibnetdiscover's read-back (which lists
+# switches in discovery order, so the dump's GUID order is exercised; at
+# least one case must have them out of GUID order). Negative control: the
+# net file routed without --guid2lid (ftclos's own LIDs) must differ, or the
+# comparison proves nothing.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=tests/e2e/plugin_lib.sh
+source "$here/plugin_lib.sh"
+root=${FTCLOS_SOURCE_ROOT:-$here/../..}
+work=$(mktemp -d)
+cd "$work"  # diags killed hard leave sys-<pid> folders in their working directory
+trap 'cleanup_ibsims; [ -n "${FTCLOS_E2E_KEEP:-}" ] || rm -rf "$work"; rm -f "$PLUGIN_CHECK"' EXIT
+
+# fabric (ibsim-topos/<fabric>.net) | scheme | LMC: a 3-level tree with path
+# bits, storage hosts with detour SLs, a random folded Clos.
+cases=("ft-8-3|auto|2" "clos2-4-4-8-io2|auto|0" "rfc-8-16-3-seed1|updown|0")
+
+# run_case FABRIC SCHEME LMC DIR
+run_case() {
+  local fabric=$1 scheme=$2 lmc=$3 dir=$4
+  local net=$root/ibsim-topos/$fabric.net sock=ftclos-guid2lid-$$-$(basename "$dir")
+  start_ibsim "$sock" "$net" "$dir/ibsim.log" || return 1
+  # log_flags 0x40 (ROUTING) makes OpenSM write opensm-lfts.dump into dump_files_dir.
+  cat >"$dir/opensm.conf" <<EOF2
+event_plugin_name osmftclos
+event_plugin_options scheme=$scheme pathbits_file=ftclos-pathbits
+routing_engine ftclos
+lmc $lmc
+log_flags 0x43
+dump_files_dir $dir
+EOF2
+  local host
+  host=$(first_ca "$net")
+  run_opensm "$dir" "$sock" "$host" timeout 120 -o >"$dir/opensm.out" 2>&1 ||
+    { echo "opensm failed: $(tail -3 "$dir/opensm.out")"; return 1; }
+  sim_run "$sock" "$host" timeout 60 ibnetdiscover >"$dir/disc.net" 2>"$dir/disc.err" ||
+    { echo "ibnetdiscover failed: $(tail -2 "$dir/disc.err")"; return 1; }
+  stop_ibsim "${IBSIM_PIDS[-1]}"
+  grep -q "ftclos tables configured on all switches" "$dir/osm.log" ||
+    { echo "the plugin did not route: $(grep -E 'ftclos ERR|tables configured' "$dir/osm.log" | head -3)"; return 1; }
+  [ -s "$dir/opensm-lfts.dump" ] && [ -s "$dir/guid2lid" ] || { echo "OpenSM wrote no dump or guid2lid"; return 1; }
+  local topo
+  for topo in "$net" "$dir/disc.net"; do
+    "$FTCLOS" route "$topo" --scheme "$scheme" --guid2lid "$dir/guid2lid" -o "$dir/ftclos.dump" 2>"$dir/route.err" ||
+      { echo "ftclos route $(basename "$topo") --guid2lid failed: $(cat "$dir/route.err")"; return 1; }
+    if ! cmp -s "$dir/opensm-lfts.dump" "$dir/ftclos.dump"; then
+      echo "ftclos route $(basename "$topo") --guid2lid differs from OpenSM's opensm-lfts.dump:"
+      diff "$dir/opensm-lfts.dump" "$dir/ftclos.dump" | head -6
+      return 1
+    fi
+  done
+  grep -o 'switchguid=0x[0-9a-f]*' "$dir/disc.net" | sort -c 2>/dev/null || echo "(ibnetdiscover: switches out of GUID order)"
+  "$FTCLOS" pathbits "$net" --scheme "$scheme" --guid2lid "$dir/guid2lid" 2>/dev/null | sort >"$dir/pathbits" || return 1
+  sort "$dir/ftclos-pathbits" | cmp -s - "$dir/pathbits" ||
+    { echo "ftclos pathbits --guid2lid differs from the plugin's path-bits file"; return 1; }
+
+  "$FTCLOS" route "$net" --scheme "$scheme" --lmc "$lmc" -o "$dir/own-lids.dump" 2>"$dir/own.err" || return 1
+  grep -q "LIDs are ftclos's own" "$dir/own.err" || { echo "no note that the LIDs are ftclos's own"; return 1; }
+  if cmp -s "$dir/opensm-lfts.dump" "$dir/own-lids.dump"; then
+    echo "negative control: ftclos's own LIDs give OpenSM's dump too, so the comparison shows nothing"
+    return 1
+  fi
+  echo "net file and ibnetdiscover output: $(grep -c '^Unicast' "$dir/ftclos.dump") switches," \
+    "$(wc -l <"$dir/ftclos.dump") lines byte-identical" \
+    "($(wc -c <"$dir/ftclos.dump") bytes); without --guid2lid $(diff "$dir/opensm-lfts.dump" "$dir/own-lids.dump" | grep -c '^[<>]') lines differ"
+}
+
+passed=0
+failed=0
+i=0
+for entry in "${cases[@]}"; do
+  IFS='|' read -r fabric scheme lmc <<<"$entry"
+  i=$((i + 1))
+  dir=$work/case$i
+  mkdir -p "$dir"
+  if run_case "$fabric" "$scheme" "$lmc" "$dir" >"$dir/result" 2>&1; then
+    passed=$((passed + 1))
+    echo "ok   $fabric --scheme $scheme --lmc $lmc: $(tr '\n' ' ' <"$dir/result")"
+  else
+    failed=$((failed + 1))
+    echo "FAIL $fabric --scheme $scheme --lmc $lmc: $(cat "$dir/result")"
+  fi
+done
+# Bad guid2lid files: exit 2, naming the file and the line or the node.
+bad_input() {
+  local what=$1 file=$2 expect=$3 rc=0
+  "$FTCLOS" route "$root/ibsim-topos/ft-8-3.net" --guid2lid "$file" -o "$work/bad.dump" 2>"$work/bad.err" || rc=$?
+  if [ "$rc" -ne 2 ] || ! grep -qF -- "$expect" "$work/bad.err" || [ -e "$work/bad.dump" ]; then
+    echo "FAIL $what: exit $rc, $(cat "$work/bad.err") (expected exit 2 and \"$expect\", no dump)"
+    failed=$((failed + 1))
+  fi
+}
+printf '0xf7c1100000000101 0x0004 0x0007\n0xf7c1000000000001 eight\n' >"$work/bad-line.g2l"
+bad_input "a line that is not a guid2lid line" "$work/bad-line.g2l" "bad-line.g2l:2: expected \"0xGUID MIN_LID MAX_LID\""
+head -1 "$work/bad-line.g2l" >"$work/partial.g2l"
+bad_input "a guid2lid without the switches" "$work/partial.g2l" "partial.g2l: no LID for switch"
+
+unordered=$(cat "$work"/case*/result | grep -c "out of GUID order" || true)
+[ "$unordered" -gt 0 ] || { echo "FAIL no ibnetdiscover output had switches out of GUID order: the dump's order went unchecked"; failed=$((failed + 1)); }
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

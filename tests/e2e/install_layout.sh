@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# `meson install --destdir D` lays out what a cluster needs: ftclos in
+# bindir, libosmftclos.so in a libdir the dynamic loader searches (OpenSM
+# dlopens it by bare name), the man page (every subcommand in it, no roff
+# warnings), the annotated opensm.conf fragment, bash completion (which
+# completes subcommands, options and scheme names from the installed binary).
+set -euo pipefail
+FTCLOS=${FTCLOS:?set FTCLOS to the ftclos binary}
+VERSION=${FTCLOS_VERSION:?set FTCLOS_VERSION to the project version}
+build=${FTCLOS_BUILD_ROOT:?set FTCLOS_BUILD_ROOT to the meson build directory}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failures=0
+fail() { echo "FAIL $*"; failures=$((failures + 1)); }
+
+# The tests have built everything: install without running ninja beside them.
+meson install -C "$build" --no-rebuild --destdir "$work/root" >"$work/install.log" 2>&1 ||
+  { echo "meson install failed:"; tail -5 "$work/install.log"; exit 1; }
+option() { meson introspect --buildoptions "$build" | python3 -c "import json,sys; print({o['name']: o['value'] for o in json.load(sys.stdin)}['$1'])"; }
+prefix=$(option prefix)
+libdir=$(option libdir)
+bindir=$(option bindir)
+mandir=$(option mandir)
+datadir=$(option datadir)
+case $libdir in /*) ;; *) libdir=$prefix/$libdir ;; esac
+root=$work/root
+expect=(
+  "$prefix/$bindir/ftclos"
+  "$libdir/libosmftclos.so"
+  "$prefix/$mandir/man1/ftclos.1"
+  "$prefix/$datadir/doc/ftclos/opensm-ftclos.conf"
+  "$prefix/$datadir/bash-completion/completions/ftclos"
+)
+for path in "${expect[@]}"; do [ -f "$root$path" ] || fail "not installed: $path"; done
+echo "installed under $prefix: $(cd "$root" && find . -type f | sort | tr '\n' ' ')"
+
+# The loader's directories: what ld.so.conf lists (Debian's includes
+# /etc/ld.so.conf.d/*.conf; ldconfig -v skips the ones that do not exist
+# yet) and the trusted ones ldconfig adds.
+loader_dirs=$({ grep -hx '/[^ ]*' /etc/ld.so.conf /etc/ld.so.conf.d/*.conf || true; } && ldconfig -v -N 2>/dev/null | grep -o '^/[^:]*')
+grep -qx "$libdir" <<<"$loader_dirs" ||
+  fail "$libdir is not a directory the dynamic loader searches (ld.so.conf, ldconfig -v): OpenSM would not find libosmftclos.so"
+readelf --dyn-syms -W "$root$libdir/libosmftclos.so" | grep -qw osm_event_plugin ||
+  fail "libosmftclos.so does not export osm_event_plugin"
+
+[ "$("$root$prefix/$bindir/ftclos" --version)" = "ftclos $VERSION" ] || fail "installed ftclos --version"
+
+page=$root$prefix/$mandir/man1/ftclos.1
+warnings=$(LC_ALL=C.UTF-8 groff -man -Tutf8 -ww -z "$page" 2>&1) || fail "groff failed on ftclos.1"
+[ -z "$warnings" ] || fail "ftclos.1 has roff warnings: $(head -3 <<<"$warnings")"
+grep -q "^\.TH FTCLOS 1 .*ftclos $VERSION" "$page" || fail "ftclos.1 does not carry version $VERSION"
+for sub in $("$FTCLOS" --help | awk '/^Subcommands:/ { on = 1; next } on && /^  [a-z]/ { print $1 }'); do
+  grep -q "^\.SS ftclos $sub\$" "$page" || fail "ftclos.1 has no section for '$sub'"
+done
+
+# complete LINE: what bash completion offers at the end of LINE.
+complete_line() {
+  PATH=$root$prefix/$bindir:$PATH bash -c '
+    source /usr/share/bash-completion/bash_completion
+    source "$1"
+    read -ra COMP_WORDS <<<"$2"
+    [[ $2 == *" " ]] && COMP_WORDS+=("")
+    COMP_CWORD=$((${#COMP_WORDS[@]} - 1)) COMP_LINE=$2 COMP_POINT=${#2}
+    _ftclos ftclos "${COMP_WORDS[-1]}" "${COMP_WORDS[-2]}"
+    printf "%s\n" "${COMPREPLY[@]}"' _ "$root$prefix/$datadir/bash-completion/completions/ftclos" "$1"
+}
+[ "$(complete_line "ftclos rou")" = route ] || fail "completion of 'ftclos rou': $(complete_line "ftclos rou")"
+complete_line "ftclos route x.net --gu" | grep -qx -- --guid2lid || fail "completion of 'route --gu': $(complete_line "ftclos route x.net --gu")"
+[ "$(complete_line "ftclos audit x.net --scheme dm")" = dmodk ] || fail "completion of '--scheme dm'"
+[ "$(complete_line "ftclos patterns x.net --schemes dmodk,up")" = dmodk,updown ] ||
+  fail "completion of '--schemes dmodk,up': $(complete_line "ftclos patterns x.net --schemes dmodk,up")"
+[ "$(complete_line "ftclos gen ftree --le")" = --levels ] || fail "completion of 'gen ftree --le': $(complete_line "ftclos gen ftree --le")"
+
+[ "$failures" -eq 0 ] && echo "layout, loader path, man page and completion as expected"
+exit $((failures > 0))

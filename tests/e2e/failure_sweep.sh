@@ -144,6 +144,7 @@ sweep_fabric() {
   SOCK=ftclos-failsweep-$$-$name
   HOST=$(first_ca "$net")
   : >"$dir/steps.tsv"
+  NUDGES=0
   start_console_ibsim "$SOCK" "$net" "$dir/ibsim.log" || return 1
   start_sm "$dir" "$SOCK" "$HOST" "scheme=auto${keep_tables:+ keep_tables=$keep_tables}"
   settle "$dir" 1 || return 1
@@ -198,16 +199,16 @@ sweep_fabric() {
   stop_opensm
   stop_console_ibsim
   grep -c "ftclos ERR" "$dir/osm.log" >"$dir/errors" || true
-  summarize "$name" "$dir/steps.tsv" "$leaf" "$(cat "$dir/errors")"
+  summarize "$name" "$dir/steps.tsv" "$leaf" "$(cat "$dir/errors")" "$NUDGES"
   [ -z "$results" ] || { mkdir -p "$results"; cp "$dir/steps.tsv" "$results/$name.steps.tsv"; }
   [ "$failed" -eq 0 ]
 }
 
-# summarize NAME STEPS SKIPPED_LEAF ERRORS: counts and the worst churn of one fabric.
+# summarize NAME STEPS SKIPPED_LEAF ERRORS NUDGES: counts and the worst churn of one fabric.
 summarize() {
   python3 - "$@" <<'PY'
 import sys
-name, path, leaf, errors = sys.argv[1:5]
+name, path, leaf, errors, nudges = sys.argv[1:6]
 rows = []
 for line in open(path):
     kind, element, phase, engine, audit, churn = line.rstrip("\n").split("\t")
@@ -232,7 +233,8 @@ print(f"{name}: {states} states swept and audited, {sound} sound; "
       f"{sum(r['kind'] == 'switch' and r['phase'] == 'cut' for r in rows)} switches out "
       f"(not {leaf}, OpenSM's own leaf); {len(fallbacks)} sweeps not routed by ftclos"
       + (f" ({', '.join(sorted({r['kind'] + ' ' + r['element'] + ' ' + r['phase'] + ': ' + r['engine'] for r in fallbacks})[:3])})" if fallbacks else "")
-      + f"; {errors} ftclos ERR lines; {osm_dumps} read-backs from opensm-lfts.dump")
+      + f"; {errors} ftclos ERR lines; {osm_dumps} read-backs from opensm-lfts.dump; "
+      f"{nudges} sweeps needed a second SIGHUP")
 for kind in ("cable", "switch", "burst"):
     cuts = [r for r in rows if r["kind"] == kind and r["phase"] == "cut"]
     if not cuts:

@@ -39,9 +39,12 @@ CONF
 
 # settle DIR FROM: waits until a heavy sweep ended (SUBNET UP) in the log
 # after byte FROM and the log then stayed quiet for 0.75 s (a trap and the
-# SIGHUP may cause two sweeps back to back).
+# SIGHUP may cause two sweeps back to back). With no heavy sweep for 20 s it
+# sends SIGHUP again and counts it in NUDGES: under load OpenSM on ibsim has
+# been seen to log a trap and then nothing at all until the next signal.
+NUDGES=0
 settle() {
-  local log=$1/osm.log from=$2 deadline=$((SECONDS + 120)) size quiet=0
+  local log=$1/osm.log from=$2 deadline=$((SECONDS + 120)) nudge=$((SECONDS + 20)) size quiet=0
   while [ "$SECONDS" -lt "$deadline" ]; do
     kill -0 "$OSM_PID" 2>/dev/null || { echo "opensm died: $(tail -3 "$1/opensm.out")"; return 1; }
     if tail -c +"$from" "$log" 2>/dev/null | grep -aq "SUBNET UP"; then
@@ -54,6 +57,11 @@ settle() {
         quiet=0
       fi
     else
+      if [ "$SECONDS" -ge "$nudge" ]; then
+        kill -HUP "$OSM_PID"
+        NUDGES=$((NUDGES + 1))
+        nudge=$((SECONDS + 20))
+      fi
       sleep 0.2
     fi
   done

@@ -65,7 +65,7 @@ read_back() {
 # audited PREFIX: audits PREFIX.topo with PREFIX.lfts (OpenSM's own
 # opensm-lfts.dump stands in for a read-back the dump_lfts LinearFDBTop bug
 # truncated: a table top that is a multiple of 64 loses its last block);
-# prints "pairs unreachable loops credit_loops tables".
+# prints "pairs unreachable loops credit_loops tables worst-case-contention".
 audited() {
   local tables=$1.lfts
   "$FTCLOS" audit "$1.topo" "$tables" --json "$1.audit.json" >"$1.audit.err" 2>&1 || true
@@ -77,8 +77,8 @@ audited() {
   python3 -c '
 import json, sys
 c = json.load(open(sys.argv[1]))
-print(c["pairs"], c["unreachable"], c["loops"], c["credit_loops"], sys.argv[2])' "$1.audit.json" "$(basename "$tables")" ||
-    echo "0 audit-failed - - -"
+print(c["pairs"], c["unreachable"], c["loops"], c["credit_loops"], sys.argv[2], c["worst_case_contention"])' \
+    "$1.audit.json" "$(basename "$tables")" || echo "0 audit-failed - - - -"
 }
 
 STEP=0
@@ -151,9 +151,9 @@ sweep_fabric() {
   base=$dir/base
   LAST=$base
   read_back "$base" || return 1
-  read -r pairs unreachable loops credit _ <<<"$(audited "$base")"
+  read -r pairs unreachable loops credit _ contention <<<"$(audited "$base")"
   [ "$unreachable$loops$credit" = 000 ] || { echo "the intact fabric fails the audit"; return 1; }
-  echo "$name: intact, $pairs CA pairs, engine $(engine_since "$dir" 1)"
+  echo "$name: intact, $pairs CA pairs, engine $(engine_since "$dir" 1), worst-case contention $contention"
   leaf=$(leaf_of "$net" "$HOST")
 
   local -a cables switches all
@@ -212,10 +212,10 @@ name, path, leaf, errors, nudges = sys.argv[1:6]
 rows = []
 for line in open(path):
     kind, element, phase, engine, audit, churn = line.rstrip("\n").split("\t")
-    pairs, unreachable, loops, credit, tables = audit.split()
+    pairs, unreachable, loops, credit, tables, contention = audit.split()
     c = dict(kv.split("=") for kv in churn.split())
     rows.append(dict(kind=kind, element=element, phase=phase, engine=engine, tables=tables,
-                     sound=unreachable == loops == credit == "0" and pairs != "0",
+                     sound=unreachable == loops == credit == "0" and pairs != "0", contention=contention,
                      changed=int(c["ca"]) + int(c["sw"]), unforced=int(c["ca_unforced"]) + int(c["sw_unforced"]),
                      ca=int(c["ca"]), ca_unforced=int(c["ca_unforced"])))
 states = len(rows)
@@ -242,6 +242,11 @@ for kind in ("cable", "switch", "burst"):
     print(f"  {kind} cut: changed entries mean {sum(r['changed'] for r in cuts) / len(cuts):.1f}, worst {worst(kind, 'cut', 'changed')}; "
           f"not forced by the failure: worst {worst(kind, 'cut', 'unforced')} (CA-LID {worst(kind, 'cut', 'ca_unforced')}); "
           f"restore: worst {worst(kind, 'restore', 'changed')}")
+intact = [r for r in rows if r["phase"] in ("restore",) or r["phase"].startswith("up")]
+if intact:
+    print(f"  worst-case contention of the intact fabric after each restore: first {intact[0]['contention']}, "
+          f"largest {max(intact, key=lambda r: float(r['contention']) if r['contention'] != '-' else 0)['contention']}, "
+          f"last {intact[-1]['contention']}")
 downs = [r for r in rows if r["kind"] == "flap" and r["phase"].startswith("down")]
 ups = [r for r in rows if r["kind"] == "flap" and r["phase"].startswith("up")]
 if downs:

@@ -40,8 +40,9 @@ CONF
 # settle DIR FROM: waits until a heavy sweep ended (SUBNET UP) in the log
 # after byte FROM and the log then stayed quiet for 0.75 s (a trap and the
 # SIGHUP may cause two sweeps back to back). With no heavy sweep for 20 s it
-# sends SIGHUP again and counts it in NUDGES: under load OpenSM on ibsim has
-# been seen to log a trap and then nothing at all until the next signal.
+# nudges, counted in NUDGES: a comment line on ibsim's console and SIGHUP
+# again. OpenSM on ibsim has been seen to log a trap and then nothing at all,
+# through further SIGHUPs, until ibsim's console got its next command.
 NUDGES=0
 settle() {
   local log=$1/osm.log from=$2 deadline=$((SECONDS + 120)) nudge=$((SECONDS + 20)) size quiet=0
@@ -58,6 +59,7 @@ settle() {
       fi
     else
       if [ "$SECONDS" -ge "$nudge" ]; then
+        sim_console "# nudge"
         kill -HUP "$OSM_PID"
         NUDGES=$((NUDGES + 1))
         nudge=$((SECONDS + 20))

@@ -1,8 +1,10 @@
-// The C boundary of ftclos_engine.h. A sweep is four steps: recognize (the
+// The C boundary of ftclos_engine.h. A sweep is five steps: recognize (the
 // subnet as a lib Fabric with OpenSM's LIDs, route/subnet_fabric.h, and
-// detect()), route (the configured scheme), check (the auditor's
-// check_correctness) and publish (keep the tables for the C side, the SLs for
-// path_sl, write the path bits). One INFO line per sweep has the figures;
+// detect()), route (the configured scheme), keep (the last sweep's entries
+// that are still valid, route/previous_tables.h, when the merged tables pass
+// the check), check (the auditor's check_correctness) and publish (keep the
+// tables for the C side and, by GUID, for the next sweep; the SLs for
+// path_sl; write the path bits). One INFO line per sweep has the figures;
 // the details go to VERBOSE; every error line has its number (ERR nn,
 // plugin/README.md). Every entry point catches everything (leveldb's db/c.cc
 // style); nothing throws into C.
@@ -30,8 +32,10 @@
 #include "detect/summary.h"
 #include "route/engine_options.h"
 #include "route/path_bits.h"
+#include "route/previous_tables.h"
 #include "route/routing.h"
 #include "route/subnet_fabric.h"
+#include "route/tables_by_guid.h"
 
 namespace {
 
@@ -61,8 +65,15 @@ struct Sweep {
   ftclos::Detection detection;
   ftclos::Routing routing;
   ftclos::Correctness check;
+  bool checked = false;         // `check` is for `routing`
+  bool kept_entries = false;    // the last sweep's valid entries were kept
+  long changed = -1;            // entries that differ from the last sweep's; -1: no last sweep
   double recognize_ms = 0, route_ms = 0, check_ms = 0;
 };
+
+bool sound(const ftclos::Correctness& check) {
+  return check.unreachable == 0 && check.loops == 0 && check.credit_loops == 0;
+}
 
 }  // namespace
 
@@ -74,6 +85,8 @@ struct ftclos_engine {
   // The last routing, for the C side to copy and for path_sl.
   std::vector<int> switch_of;
   ftclos::Lfts lfts;
+  // The last routing by GUID, for the next sweep's keep step (node order and LIDs may change).
+  ftclos::TablesByGuid kept;
   std::mutex sl_mutex;
   std::shared_ptr<const std::vector<uint8_t>> dest_sl;  // guarded by sl_mutex
 
@@ -86,9 +99,11 @@ struct ftclos_engine {
     dest_sl = std::move(sls);
   }
 
+  // After a failure OpenSM installs another engine's tables: ours are no longer the last ones.
   void clear() {
     switch_of.clear();
     lfts = {};
+    kept = {};
     set_sls(nullptr);
   }
 
@@ -104,8 +119,9 @@ struct ftclos_engine {
       return failure.code;
     }
     Sweep sweep;
-    if (!recognize(subnet, sweep, failure) || !route_tables(subnet.lmc, sweep, failure) || !check(sweep, failure))
-      return failure.code;
+    if (!recognize(subnet, sweep, failure) || !route_tables(subnet.lmc, sweep, failure)) return failure.code;
+    keep_valid_entries(sweep);
+    if (!check(sweep, failure)) return failure.code;
     log(FTCLOS_LOG_INFO, summary(sweep, subnet.lmc, ms_since(start)));
     return publish(sweep, dump_dir, failure);
   }
@@ -160,14 +176,44 @@ struct ftclos_engine {
   }
 
   // Every CA to every LID of every other CA, every offset, as the auditor walks it.
-  bool check(Sweep& sweep, Failure& failure) {
-    const Clock::time_point start = Clock::now();
+  static ftclos::Correctness audit(const Sweep& sweep, const ftclos::Routing& routing) {
     ftclos::OffsetChoice every_offset;
     every_offset.mode = ftclos::OffsetChoice::Mode::kAllOffsets;
     const ftclos::AuditInput input{sweep.subnet.fabric, sweep.detection.levels, sweep.subnet.lids,
-                                   sweep.routing.lfts, every_offset, sweep.routing.dest_sl, {}};
-    sweep.check = ftclos::check_correctness(input);
-    sweep.check_ms = ms_since(start);
+                                   routing.lfts, every_offset, routing.dest_sl, {}};
+    return ftclos::check_correctness(input);
+  }
+
+  // Minimal churn: with keep_tables=on, every entry of the last sweep that
+  // the up/down rule still allows replaces the scheme's, provided the merged
+  // tables pass the check (else the scheme's own tables go on to the check).
+  // Counts the entries that differ from the last sweep either way.
+  void keep_valid_entries(Sweep& sweep) {
+    if (kept.empty()) return;
+    const Clock::time_point start = Clock::now();
+    const ftclos::Lfts previous = kept.on(sweep.subnet.fabric, sweep.subnet.lids);
+    if (options->keep_tables) {
+      ftclos::Routing merged = sweep.routing;
+      ftclos::keep_previous({sweep.subnet.fabric, sweep.detection, sweep.subnet.lids}, previous, merged);
+      ftclos::Correctness check = audit(sweep, merged);
+      if (sound(check)) {
+        sweep.routing = std::move(merged);
+        sweep.check = std::move(check);
+        sweep.checked = sweep.kept_entries = true;
+      } else {
+        log(FTCLOS_LOG_VERBOSE, fmt::format("the last sweep's entries kept fail the check ({} undelivered, {} credit "
+                                            "loops); the scheme's own tables are used",
+                                            check.unreachable + check.loops, check.credit_loops));
+      }
+    }
+    sweep.changed = ftclos::changed_entries(sweep.subnet.lids, previous, sweep.routing.lfts);
+    sweep.check_ms += ms_since(start);
+  }
+
+  bool check(Sweep& sweep, Failure& failure) {
+    const Clock::time_point start = Clock::now();
+    if (!sweep.checked) sweep.check = audit(sweep, sweep.routing);
+    sweep.check_ms += ms_since(start);
     if (sweep.check.credit_loops > 0)
       log(FTCLOS_LOG_ERROR, err(kCreditLoops, fmt::format("{} credit loops in the new tables (cycles in the channel "
                                                           "dependency graph per VL); installing them all the same",
@@ -189,15 +235,24 @@ struct ftclos_engine {
     const ftclos::Routing& routing = sweep.routing;
     return fmt::format(
         "{}{}; scheme {}{}; LMC {} ({} needed); {} CA routes, {} undelivered, {} credit loops; {} entries re-routed "
-        "around failures; {:.1f} ms ({:.1f} recognition, {:.1f} routing, {:.1f} checking)",
+        "around failures; {}; {:.1f} ms ({:.1f} recognition, {:.1f} routing, {:.1f} checking)",
         ftclos::family_summary(sweep.detection),
         sweep.detection.degraded() ? fmt::format(": {} deviations", sweep.detection.deviations().size()) : "",
         options->scheme, routing.chosen.empty() ? "" : fmt::format(" chose {}", routing.chosen), lmc,
         routing.lmc_needed, sweep.check.pairs, sweep.check.unreachable + sweep.check.loops, sweep.check.credit_loops,
-        routing.rerouted, total_ms, sweep.recognize_ms, sweep.route_ms, sweep.check_ms);
+        routing.rerouted, churn(sweep), total_ms, sweep.recognize_ms, sweep.route_ms, sweep.check_ms);
+  }
+
+  std::string churn(const Sweep& sweep) const {
+    if (sweep.changed < 0) return "no last sweep to compare with";
+    return fmt::format("{} entries changed since the last sweep ({})", sweep.changed,
+                       sweep.kept_entries        ? "its valid entries kept"
+                       : options->keep_tables    ? "kept entries failed the check: from scratch"
+                                                 : "from scratch, keep_tables=off");
   }
 
   int publish(Sweep& sweep, const char* dump_dir, Failure& failure) {
+    kept = ftclos::TablesByGuid(sweep.subnet.fabric, sweep.subnet.lids, sweep.routing.lfts);
     switch_of = std::move(sweep.subnet.switch_of);
     lfts = std::move(sweep.routing.lfts);
     if (sweep.routing.dest_sl.empty()) {

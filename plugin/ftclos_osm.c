@@ -249,6 +249,7 @@ static int ftclos_ucast_build_fwd_tables(void *context) {
 
   if (apply_options(plugin) != 0) {
     osm_log(&osm->log, OSM_LOG_ERROR, "ftclos ERR 01: not routing; OpenSM falls back to its next routing engine\n");
+    ftclos_engine_clear(plugin->engine);
     return -1;
   }
   rc = collect_subnet(osm, &arrays);

@@ -45,6 +45,8 @@ using Channel = PortRef;
 
 struct Correctness {
   long pairs = 0;              // CA (source, destination) pairs examined
+  long disconnected = 0;       // CA pairs no cable path joins (a CA cut off, a split fabric): not
+                               // routing failures, so neither examined nor in `pairs`
   long unreachable = 0;        // no route (black hole, dead port, wrong CA)
   long loops = 0;              // forwarding loops
   long updown_violations = 0;  // a down hop followed by an up hop (folded Clos only)

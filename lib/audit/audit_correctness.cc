@@ -4,7 +4,8 @@
 //
 // Counting: every examined route (source, destination, LID) counts once in
 // `pairs` -- with kAllOffsets a pair counts once per offset -- and at most
-// once in `unreachable` or `loops`. A delivered route may also count as an
+// once in `unreachable` or `loops`. A pair whose CAs no cable path joins
+// (through switches) is not examined: it counts in `disconnected` instead. A delivered route may also count as an
 // up/down violation (checked only when every switch cable joins adjacent
 // levels: a folded Clos) and as non-minimal (more links than the shortest
 // path in the cabling, by BFS from the switches cabled to the destination).
@@ -22,6 +23,7 @@
 #include <array>
 #include <bit>
 #include <deque>
+#include <map>
 
 #include "audit/audit_walk.h"
 
@@ -34,6 +36,37 @@ constexpr int kVls = 16;
 enum Kind { kUnreachable, kLoop, kUpDown, kNonMinimal, kCreditLoop, kKinds };
 
 std::string name_of(const Fabric& fabric, int node) { return fabric.node(node).display_name(); }
+
+// Per node, the connected piece of the cabling it belongs to, joined through
+// switches only (a CA forwards nothing): a CA takes the piece of the first
+// switch it is cabled to; a CA cabled to no switch is a piece of its own.
+std::vector<int> cabling_pieces(const Fabric& fabric) {
+  std::vector<int> piece(fabric.size(), -1);
+  int pieces = 0;
+  for (int root = 0; root < fabric.size(); ++root) {
+    if (piece[root] >= 0 || !fabric.node(root).is_switch()) continue;
+    std::deque<int> queue{root};
+    piece[root] = pieces;
+    while (!queue.empty()) {
+      const int x = queue.front();
+      queue.pop_front();
+      for (const Port& port : fabric.node(x).ports) {
+        const int y = port.peer.node;
+        if (y < 0 || piece[y] >= 0 || !fabric.node(y).is_switch()) continue;
+        piece[y] = pieces;
+        queue.push_back(y);
+      }
+    }
+    ++pieces;
+  }
+  for (int i = 0; i < fabric.size(); ++i) {
+    if (fabric.node(i).is_switch()) continue;
+    for (const Port& port : fabric.node(i).ports)
+      if (piece[i] < 0 && port.peer.valid() && fabric.node(port.peer.node).is_switch()) piece[i] = piece[port.peer.node];
+    if (piece[i] < 0) piece[i] = pieces++;
+  }
+  return piece;
+}
 
 std::string port_text(const Fabric& fabric, PortRef port) {
   return fmt::format("{} port {}", name_of(fabric, port.node), port.port);
@@ -107,8 +140,9 @@ int vl_of(const AuditInput& in, int lid) {
 // One worker's share: a block of destinations.
 class Auditor {
  public:
-  Auditor(const AuditInput& in, const Senders& senders, const ChannelIndex& channels, bool folded)
-      : in_(in), senders_(senders), channels_(channels), folded_(folded),
+  Auditor(const AuditInput& in, const Senders& senders, const ChannelIndex& channels, const std::vector<int>& pieces,
+          bool folded)
+      : in_(in), senders_(senders), channels_(channels), pieces_(pieces), folded_(folded),
         engine_(in.fabric, in.levels, in.lids, in.lfts), used_(in.fabric.size(), false) {}
 
   void audit_destination(int d) {
@@ -124,6 +158,10 @@ class Auditor {
         const bool has_d = std::ranges::binary_search(group.members, d);
         const long senders = static_cast<long>(group.members.size()) - has_d;
         if (senders == 0) continue;
+        if (pieces_[group.entry] != pieces_[d]) {
+          counts_.disconnected += senders;
+          continue;
+        }
         const int s = group.members[0] != d ? group.members[0] : group.members[1];
         counts_.pairs += senders;
         if (owned) {
@@ -138,8 +176,12 @@ class Auditor {
       for (size_t i = 0; i < senders_.stray.size(); ++i) {
         const int s = senders_.stray[i];
         if (s == d || (senders_.stray_offset[i] >= 0 && senders_.stray_offset[i] != offset)) continue;
-        ++counts_.pairs;
         const PortRef peer = in_.fabric.node(s).num_ports >= 1 ? in_.fabric.node(s).ports[1].peer : PortRef{};
+        if (peer.node != d && pieces_[s] != pieces_[d]) {
+          ++counts_.disconnected;
+          continue;
+        }
+        ++counts_.pairs;
         if (peer.node == d) continue;
         ++counts_.unreachable;
         if (examples_[kUnreachable].size() < kExamplesPerKind)
@@ -152,6 +194,7 @@ class Auditor {
   // Folds another worker's results (of later destinations) into this one.
   void absorb(const Auditor& other) {
     counts_.pairs += other.counts_.pairs;
+    counts_.disconnected += other.counts_.disconnected;
     counts_.unreachable += other.counts_.unreachable;
     counts_.loops += other.counts_.loops;
     counts_.updown_violations += other.counts_.updown_violations;
@@ -248,6 +291,7 @@ class Auditor {
   const AuditInput& in_;
   const Senders& senders_;
   const ChannelIndex& channels_;
+  const std::vector<int>& pieces_;  // cabling_pieces()
   const bool folded_;
   PathEngine engine_;
   Correctness counts_;
@@ -353,24 +397,34 @@ std::string describe_cycle(const Fabric& fabric, const ChannelIndex& channels, c
 }
 
 // CAs with a cable but no LID in the tables: no route leads to or from them,
-// so every pair they are part of is unreachable; the first is named.
-void count_unaddressed(const AuditInput& input, const Senders& senders, Auditor& all) {
+// so every pair they are part of is unreachable (disconnected when no cable
+// path joins its CAs); the first is named.
+void count_unaddressed(const AuditInput& input, const Senders& senders, const std::vector<int>& pieces,
+                       Auditor& all) {
   long cabled = 0;
   int first = -1;
+  std::map<int, std::pair<long, long>> by_piece;  // piece -> (cabled CAs, of them with a LID)
   for (int i = 0; i < input.fabric.size(); ++i) {
     const Node& node = input.fabric.node(i);
     if (node.is_switch() || std::ranges::none_of(node.ports, [](const Port& p) { return p.peer.valid(); })) continue;
     ++cabled;
     const bool addressed = i < static_cast<int>(input.lids.base.size()) && input.lids.base[i] != 0;
+    ++by_piece[pieces[i]].first;
+    by_piece[pieces[i]].second += addressed;
     if (!addressed && first < 0) first = i;
   }
   const long addressed = static_cast<long>(senders.cas.size());
   const long missing = cabled - addressed;
   if (missing <= 0) return;
   const long per_pair = input.offsets.mode == OffsetChoice::Mode::kAllOffsets ? input.lids.lids_per_ca() : 1;
-  const long pairs = (cabled * (cabled - 1) - addressed * (addressed - 1)) * per_pair;
+  long joined = 0;  // pairs with a CA without a LID whose CAs a cable path joins
+  for (const auto& [piece, counts] : by_piece)
+    joined += counts.first * (counts.first - 1) - counts.second * (counts.second - 1);
+  const long pairs = joined * per_pair;
   all.counts().pairs += pairs;
   all.counts().unreachable += pairs;
+  all.counts().disconnected += (cabled * (cabled - 1) - addressed * (addressed - 1) - joined) * per_pair;
+  if (pairs == 0) return;
   all.add_example(kUnreachable, fmt::format("{} has no LID in the tables (nor have {} CAs in all): no route to "
                                             "or from it", name_of(input.fabric, first), missing));
 }
@@ -381,19 +435,20 @@ Correctness check_correctness(const AuditInput& input) {
   const Senders senders = group_senders(input);
   const ChannelIndex channels(input.fabric);
   const bool folded = is_folded_clos(input.fabric, input.levels);
+  const std::vector<int> pieces = cabling_pieces(input.fabric);
   // Destinations by leaf, so one BFS serves all CAs of a leaf.
   std::vector<int> destinations = senders.cas;
   std::ranges::stable_sort(destinations, {}, [&](int d) { return entry_switch(input.fabric, d); });
 
   const int workers = worker_count(static_cast<long>(destinations.size()));
   std::vector<Auditor> auditors;
-  for (int w = 0; w < workers; ++w) auditors.emplace_back(input, senders, channels, folded);
+  for (int w = 0; w < workers; ++w) auditors.emplace_back(input, senders, channels, pieces, folded);
   for_each_block(static_cast<long>(destinations.size()), workers, [&](int w, long begin, long end) {
     for (long i = begin; i < end; ++i) auditors[w].audit_destination(destinations[i]);
   });
   Auditor& all = auditors.front();
   for (int w = 1; w < workers; ++w) all.absorb(auditors[w]);
-  count_unaddressed(input, senders, all);
+  count_unaddressed(input, senders, pieces, all);
 
   for (int vl = 0; vl < kVls; ++vl) {
     if (all.deps()[vl].empty()) continue;

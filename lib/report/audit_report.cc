@@ -83,6 +83,9 @@ std::string audit_summary(const Fabric& fabric, const Detection& detection, cons
   fmt::format_to(out, "pairs: {}\nunreachable: {}\nloops: {}\ncredit loops: {}\nup/down violations: {}\nnon-minimal: {}\n",
              correctness.pairs, correctness.unreachable, correctness.loops, correctness.credit_loops,
              correctness.updown_violations, correctness.non_minimal);
+  if (correctness.disconnected > 0)
+    fmt::format_to(out, "disconnected: {} (CA pairs no cable path joins: not routing failures, not in pairs)\n",
+                   correctness.disconnected);
   for (const std::string& example : correctness.examples) fmt::format_to(out, "  e.g. {}\n", example);
   fmt::format_to(out, "worst-case contention: {:g}{}\n", contention.worst_case, contention.exact ? "" : " (a bound)");
   if (!contention.links.empty()) {
@@ -165,6 +168,7 @@ nlohmann::json primary_json(const Fabric& fabric, const Detection& detection, co
       {"unknown_lids", tables.unknown_lids},
       {"warnings", tables.warnings},
       {"pairs", correctness.pairs},
+      {"disconnected", correctness.disconnected},
       {"unreachable", correctness.unreachable},
       {"loops", correctness.loops},
       {"credit_loops", correctness.credit_loops},

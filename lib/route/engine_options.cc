@@ -39,6 +39,10 @@ Result<EngineOptions> parse_engine_options(std::string_view text) {
       if (value != "refuse" && value != "allow")
         return Status::Error(fmt::format("unreachable={}: expected refuse or allow", value));
       options.allow_unreachable = value == "allow";
+    } else if (key == "keep_tables") {
+      if (value != "on" && value != "off")
+        return Status::Error(fmt::format("keep_tables={}: expected on or off", value));
+      options.keep_tables = value == "on";
     } else if (key == "cn_guid_file") {
       options.hint_files.cn_guid_file = value;
     } else if (key == "io_guid_file") {
@@ -47,7 +51,7 @@ Result<EngineOptions> parse_engine_options(std::string_view text) {
       options.hint_files.root_guid_file = value;
     } else {
       return Status::Error(fmt::format("unknown option \"{}\" (known: scheme, pathbits_file, lmc_shortfall, "
-                                       "unreachable, cn_guid_file, io_guid_file, root_guid_file)",
+                                       "unreachable, keep_tables, cn_guid_file, io_guid_file, root_guid_file)",
                                        key));
     }
   }

@@ -1,6 +1,7 @@
 // The routing engine's options, as OpenSM's event_plugin_options carries
 // them to the plugin: "scheme=auto pathbits_file=F lmc_shortfall=warn|refuse
-// unreachable=refuse|allow cn_guid_file=F io_guid_file=F root_guid_file=F"
+// unreachable=refuse|allow keep_tables=on|off cn_guid_file=F io_guid_file=F
+// root_guid_file=F"
 // (plugin/README.md).
 #pragma once
 
@@ -17,6 +18,7 @@ struct EngineOptions {
   std::string path_bits_file;  // empty: not written
   bool refuse_low_lmc = false;  // lmc_shortfall=refuse
   bool allow_unreachable = false;  // unreachable=allow
+  bool keep_tables = true;  // keep_tables=on: keep the last sweep's entries that are still valid
   HintFiles hint_files;  // cn_guid_file, io_guid_file, root_guid_file: read on every sweep
 };
 

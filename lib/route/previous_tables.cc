@@ -32,4 +32,18 @@ long keep_previous(const RoutingInput& input, const Lfts& previous, Routing& rou
   return changed;
 }
 
+long changed_entries(const LidMap& lids, const Lfts& previous, const Lfts& now) {
+  long changed = 0;
+  for (size_t x = 0; x < now.port.size() && x < previous.port.size(); ++x) {
+    const std::vector<uint8_t>& before = previous.port[x];
+    const std::vector<uint8_t>& after = now.port[x];
+    if (before.empty()) continue;
+    for (size_t lid = 1; lid < after.size() && lid < lids.owner.size(); ++lid) {
+      if (lids.owner[lid] < 0) continue;
+      changed += after[lid] != (lid < before.size() ? before[lid] : kNoPath);
+    }
+  }
+  return changed;
+}
+
 }  // namespace ftclos

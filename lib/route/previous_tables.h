@@ -14,4 +14,9 @@ namespace ftclos {
 /// entries now differ from `previous`.
 long keep_previous(const RoutingInput& input, const Lfts& previous, Routing& routing);
 
+/// How many entries of `now` differ from `previous` on LIDs that have an
+/// owner in `lids`, over the switches that have a previous table (a switch
+/// new to the fabric is not churn).
+long changed_entries(const LidMap& lids, const Lfts& previous, const Lfts& now);
+
 }  // namespace ftclos

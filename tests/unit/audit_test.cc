@@ -123,11 +123,11 @@ TEST(AuditContention, MatchingIsNotMinOfSourcesAndDestinations) {
 
 // ---- Correctness ----
 
-// h0 -[1] L0 [2]- [1] S [2] -[2] L1 [1]- h1, routed both ways.
+// h0 -[1] L0 [2]- [1] S [2] -[2] L1 [1]- h1, routed both ways; S port 3 has no cable.
 struct TwoLeaves : Hand {
   int l0, l1, s, h0, h1;
   TwoLeaves() {
-    l0 = sw("L0", 2), l1 = sw("L1", 2), s = sw("S", 2), h0 = host("h0"), h1 = host("h1");
+    l0 = sw("L0", 2), l1 = sw("L1", 2), s = sw("S", 3), h0 = host("h0"), h1 = host("h1");
     cable(h0, 1, l0, 1), cable(h1, 1, l1, 1), cable(l0, 2, s, 1), cable(l1, 2, s, 2);
     finish();
     route(l0, h0, 1), route(s, h0, 1), route(l1, h0, 2);
@@ -161,11 +161,11 @@ TEST(AuditCorrectness, FindsABlackHoleAndADeadPort) {
   EXPECT_EQ(c.unreachable, 1);
   EXPECT_TRUE(mentions(c.examples, "no route at S (LFT entry 0xff)")) << ::testing::PrintToString(c.examples);
 
-  TwoLeaves u;
-  u.fabric.disconnect({u.s, 2});
+  TwoLeaves u;  // S's port 3 has no cable
+  u.route(u.s, u.h0, 3), u.route(u.s, u.h1, 3);
   c = check_correctness(u.input());
   EXPECT_EQ(c.unreachable, 2);  // both ways
-  EXPECT_TRUE(mentions(c.examples, "dead port at S port 2")) << ::testing::PrintToString(c.examples);
+  EXPECT_TRUE(mentions(c.examples, "dead port at S port 3")) << ::testing::PrintToString(c.examples);
 }
 
 // A CA the tables give no LID (a dump that lacks it) is unreachable from
@@ -186,6 +186,36 @@ TEST(AuditCorrectness, NoLidsAtAllStrandEveryPair) {
   const Correctness c = check_correctness(t.input());
   EXPECT_EQ(c.pairs, 2);
   EXPECT_EQ(c.unreachable, 2);
+}
+
+// TwoLeaves with L1's uplink gone: h1 hangs on a switch no cable joins to
+// the rest, so no table can reach it; that is not a routing failure (a dead
+// port where a cable path exists is: FindsABlackHoleAndADeadPort).
+struct LeafCutOff : Hand {
+  int l0, l1, s, h0, h1;
+  LeafCutOff() {
+    l0 = sw("L0", 2), l1 = sw("L1", 2), s = sw("S", 2), h0 = host("h0"), h1 = host("h1");
+    cable(h0, 1, l0, 1), cable(h1, 1, l1, 1), cable(l0, 2, s, 1);
+    finish();
+    route(l0, h0, 1), route(s, h0, 1), route(l1, h0, 2);
+    route(l1, h1, 1), route(s, h1, 2), route(l0, h1, 2);
+  }
+};
+
+TEST(AuditCorrectness, PairsNoCableJoinsAreDisconnectedNotUnreachable) {
+  LeafCutOff t;
+  const Correctness c = check_correctness(t.input());
+  EXPECT_EQ(c.disconnected, 2);
+  EXPECT_EQ(c.pairs, 0);
+  EXPECT_EQ(c.unreachable, 0);
+}
+
+TEST(AuditCorrectness, ACaWithoutLidCutOffIsDisconnected) {
+  LeafCutOff t;
+  t.lids.base[t.h1] = 0;
+  const Correctness c = check_correctness(t.input());
+  EXPECT_EQ(c.disconnected, 2);
+  EXPECT_EQ(c.unreachable, 0);
 }
 
 // Four switches in a ring, R_i port 2 -> R_{i+1} port 3, host h_i on port 1;

@@ -30,6 +30,15 @@ TEST(EngineOptions, HintFilesAsOpenSmFtreeNamesThem) {
   EXPECT_EQ(options->hint_files.root_guid_file, "/etc/roots");
 }
 
+TEST(EngineOptions, KeepTablesIsOnUnlessTurnedOff) {
+  EXPECT_TRUE(parse_engine_options("")->keep_tables);
+  EXPECT_TRUE(parse_engine_options("keep_tables=on")->keep_tables);
+  EXPECT_FALSE(parse_engine_options("keep_tables=off")->keep_tables);
+  Result<EngineOptions> bad = parse_engine_options("keep_tables=yes");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().message(), "keep_tables=yes: expected on or off");
+}
+
 TEST(EngineOptions, SchemeTwiceIsAnError) {
   Result<EngineOptions> options = parse_engine_options("scheme=dmodk scheme=updown");
   ASSERT_FALSE(options.ok());

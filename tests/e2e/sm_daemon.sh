@@ -1,0 +1,94 @@
+# Shared by failure_sweep.sh and long_run.sh (sourced; not a test of its
+# own): one OpenSM daemon with the osmftclos plugin on a console ibsim
+# (plugin_lib.sh), made to sweep by SIGHUP, and a wait for the sweep to end.
+# OSM_PID is `timeout`, which passes SIGHUP and SIGTERM on to opensm.
+# shellcheck shell=bash
+
+OSM_PID=
+
+stop_opensm() {
+  if [ -n "$OSM_PID" ]; then
+    kill -TERM "$OSM_PID" 2>/dev/null || true
+    for _ in $(seq 1 100); do kill -0 "$OSM_PID" 2>/dev/null || break; sleep 0.1; done
+    kill -KILL "$OSM_PID" 2>/dev/null || true
+    wait "$OSM_PID" 2>/dev/null || true
+    OSM_PID=
+  fi
+}
+
+# start_sm DIR SOCK HOST OPTIONS [PRELOAD]: the daemon with event_plugin_options
+# OPTIONS and no periodic sweeps (only traps and SIGHUP sweep, so a quiet log
+# means a settled fabric); PRELOAD goes before umad2sim in LD_PRELOAD.
+start_sm() {
+  local dir=$1 sock=$2 host=$3 options=$4 preload=${5:-}
+  cat >"$dir/opensm.conf" <<CONF
+event_plugin_name osmftclos
+event_plugin_options $options
+routing_engine ftclos,updn
+lmc 0
+sweep_interval 0
+log_flags 0x43
+force_log_flush TRUE
+dump_files_dir $dir
+CONF
+  (cd "$dir" && export IBSIM_SOCKNAME=$sock SIM_HOST=$host LD_PRELOAD="${preload:+$preload }$UMAD2SIM" \
+    LD_LIBRARY_PATH=$FTCLOS_PLUGIN_DIR OSM_CACHE_DIR=$dir OSM_TMP_DIR=$dir &&
+    exec timeout 7200 opensm -F "$dir/opensm.conf" -f "$dir/osm.log") >"$dir/opensm.out" 2>&1 &
+  OSM_PID=$!
+}
+
+# settle DIR FROM: waits until a heavy sweep ended (SUBNET UP) in the log
+# after byte FROM and the log then stayed quiet for 0.75 s (a trap and the
+# SIGHUP may cause two sweeps back to back). With no heavy sweep for 20 s it
+# nudges, counted in NUDGES: a comment line on ibsim's console and SIGHUP
+# again. OpenSM on ibsim has been seen to log a trap and then nothing at all,
+# through further SIGHUPs, until ibsim's console got its next command.
+NUDGES=0
+settle() {
+  local log=$1/osm.log from=$2 deadline=$((SECONDS + 120)) nudge=$((SECONDS + 20)) size quiet=0
+  while [ "$SECONDS" -lt "$deadline" ]; do
+    kill -0 "$OSM_PID" 2>/dev/null || { echo "opensm died: $(tail -3 "$1/opensm.out")"; return 1; }
+    if tail -c +"$from" "$log" 2>/dev/null | grep -aq "SUBNET UP"; then
+      size=$(stat -c %s "$log")
+      sleep 0.25
+      if [ "$size" = "$(stat -c %s "$log")" ]; then
+        quiet=$((quiet + 1))
+        [ "$quiet" -ge 3 ] && return 0
+      else
+        quiet=0
+      fi
+    else
+      if [ "$SECONDS" -ge "$nudge" ]; then
+        sim_console "# nudge"
+        kill -HUP "$OSM_PID"
+        NUDGES=$((NUDGES + 1))
+        nudge=$((SECONDS + 20))
+      fi
+      sleep 0.2
+    fi
+  done
+  echo "no heavy sweep within 120 s: $(tail -c +"$from" "$log" | tail -3)"
+  return 1
+}
+
+# sweep_after DIR CONSOLE_CMD: the command on ibsim's console, then SIGHUP and settle.
+sweep_after() {
+  local from
+  from=$(($(stat -c %s "$1/osm.log") + 1))
+  SWEEP_FROM=$from
+  sim_console "$2"
+  sleep 0.5
+  kill -HUP "$OSM_PID"
+  settle "$1" "$from"
+}
+
+# engine_since DIR FROM: which engine configured the tables in the last sweep after byte FROM.
+engine_since() {
+  tail -c +"$2" "$1/osm.log" | grep -aoE "[a-z]+ tables configured on all switches" | tail -1 | cut -d' ' -f1
+}
+
+# leaf_of NET CA: the switch on port 1 of CA (OpenSM's own leaf when CA runs it).
+leaf_of() {
+  awk -v h="$2" '/^(Ca|Hca)[ \t]/ { on = index($0, "\"" h "\"") > 0; next }
+    on && /^\[1\]/ { match($0, /"[^"]*"/); print substr($0, RSTART + 1, RLENGTH - 2); exit }' "$1"
+}

@@ -1,0 +1,83 @@
+// Tables kept by GUID (route/tables_by_guid.h) land on the same switches and
+// destinations when OpenSM renumbers the nodes and moves the LIDs.
+#include "route/tables_by_guid.h"
+
+#include <gtest/gtest.h>
+
+#include "gen/generate.h"
+#include "route/previous_tables.h"
+#include "route/route_fabric.h"
+
+namespace ftclos {
+namespace {
+
+// The same LIDs moved up by `shift` (a multiple of 2^lmc keeps CA bases aligned).
+LidMap shifted(const Fabric& renumbered, const Fabric& original, const LidMap& lids, int shift) {
+  LidMap out;
+  out.lmc = lids.lmc;
+  out.base.assign(renumbered.size(), 0);
+  out.owner.assign(lids.max_lid + shift + 1, -1);
+  out.max_lid = lids.max_lid + shift;
+  for (int x = 0; x < renumbered.size(); ++x) {
+    const int old = *original.find_guid(renumbered.node(x).guid);
+    if (lids.base[old] == 0) continue;
+    out.base[x] = lids.base[old] + shift;
+    const int count = renumbered.node(x).is_switch() ? 1 : lids.lids_per_ca();
+    for (int k = 0; k < count; ++k) out.owner[out.base[x] + k] = x;
+  }
+  return out;
+}
+
+TEST(TablesByGuid, EntriesFollowTheirSwitchAndDestinationAcrossRenumberedNodesAndMovedLids) {
+  const Fabric fabric = *generate_ftree(8, 2);
+  Result<RoutedFabric> routed = route_fabric(fabric, "dmodk", 1);
+  ASSERT_TRUE(routed.ok()) << routed.status().message();
+  const TablesByGuid kept(fabric, routed->lids, routed->routing.lfts);
+  const Fabric renumbered = shuffle(fabric, 7, false);
+  const LidMap lids = shifted(renumbered, fabric, routed->lids, 64);
+  const Lfts on = kept.on(renumbered, lids);
+  long compared = 0, switches = 0;
+  for (int x = 0; x < renumbered.size(); ++x) {
+    if (!renumbered.node(x).is_switch()) continue;
+    ++switches;
+    const int old_x = *fabric.find_guid(renumbered.node(x).guid);
+    ASSERT_EQ(on.port[x].size(), static_cast<size_t>(lids.max_lid + 1));
+    for (int lid = 1; lid <= lids.max_lid; ++lid) {
+      const int owner = lids.owner[lid];
+      if (owner < 0) {
+        EXPECT_EQ(on.port[x][lid], kNoPath) << lid;
+        continue;
+      }
+      const int old_owner = *fabric.find_guid(renumbered.node(owner).guid);
+      const int old_lid = routed->lids.base[old_owner] + (lid - lids.base[owner]);
+      EXPECT_EQ(on.port[x][lid], routed->routing.lfts.port[old_x][old_lid]) << renumbered.node(x).name << " " << lid;
+      ++compared;
+    }
+  }
+  EXPECT_EQ(compared, switches * (32 * 2 + switches));  // FT(8,2): 32 CAs at LMC 1, one LID per switch
+  EXPECT_EQ(changed_entries(lids, on, on), 0);
+}
+
+TEST(TablesByGuid, ASwitchNotKeptHasNoTableAndAnotherLmcKeepsNoEntry) {
+  const Fabric fabric = *generate_ftree(8, 2);
+  Result<RoutedFabric> routed = route_fabric(fabric, "dmodk", 0);
+  ASSERT_TRUE(routed.ok()) << routed.status().message();
+  Lfts partial = routed->routing.lfts;
+  int dropped = -1;
+  for (int x = 0; x < fabric.size() && dropped < 0; ++x)
+    if (fabric.node(x).is_switch()) dropped = x;
+  partial.port[dropped].clear();
+  const Lfts on = TablesByGuid(fabric, routed->lids, partial).on(fabric, routed->lids);
+  EXPECT_TRUE(on.port[dropped].empty());
+  // A new switch is not churn; every other entry is unchanged.
+  EXPECT_EQ(changed_entries(routed->lids, on, routed->routing.lfts), 0);
+
+  LidMap other_lmc = routed->lids;
+  other_lmc.lmc = 1;
+  const Lfts none = TablesByGuid(fabric, routed->lids, routed->routing.lfts).on(fabric, other_lmc);
+  for (int x = 0; x < fabric.size(); ++x)
+    for (uint8_t port : none.port[x]) EXPECT_EQ(port, kNoPath);
+}
+
+}  // namespace
+}  // namespace ftclos

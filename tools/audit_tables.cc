@@ -128,7 +128,8 @@ Result<std::vector<TableSet>> load_table_sets(const Fabric& fabric, const Detect
     if (Status status = add(on_requested_offsets(fabric, request, std::move(set))); !status.ok()) return status;
   }
   if (!sources.scheme.empty()) {
-    Result<TableSet> set = tables_from_scheme(fabric, detection, sources.scheme, std::max(sources.lmc, 0));
+    Result<TableSet> set = tables_from_scheme(fabric, detection, sources.scheme,
+                                                     sources.lmc >= 0 ? sources.lmc : input_lmc(fabric));
     if (Status status = add(on_requested_offsets(fabric, request, std::move(set))); !status.ok()) return status;
   }
   for (const std::string& path : sources.compare_files) {

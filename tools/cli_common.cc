@@ -77,8 +77,16 @@ Result<LidMap> routing_lids(const Fabric& fabric, const std::string& guid2lid, i
     return parse_lid_file(fabric, *file);
   }
   // The tables are only the subnet's when the LIDs are: say whose these are.
-  if (carries_every_lid(fabric))
+  // Another LMC than the file's renumbers the subnet, so its LIDs go too.
+  const int subnet_lmc = input_lmc(fabric);
+  if (lmc < 0) lmc = subnet_lmc;
+  if (carries_every_lid(fabric) && lmc == subnet_lmc)
     fmt::print(stderr, "ftclos {}: LIDs as the topology file gives them (--guid2lid FILE: OpenSM's own)\n", command);
+  else if (carries_every_lid(fabric))
+    fmt::print(stderr,
+               "ftclos {}: LMC {} instead of the topology file's {}: LIDs are ftclos's own, as OpenSM would "
+               "renumber\n",
+               command, lmc, subnet_lmc);
   else
     fmt::print(stderr,
                "ftclos {}: LIDs are ftclos's own, not the subnet's (--guid2lid FILE: OpenSM's, from its "

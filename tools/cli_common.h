@@ -37,7 +37,8 @@ void add_host_hints(CLI::App& app, HintFiles& files);
 CLI::Option* add_guid2lid(CLI::App& app, std::string& path, CLI::Option* lmc);
 
 /// The LIDs `command` routes on: those of the guid2lid file when one is
-/// given, else assign_lids at `lmc`, with a note on stderr saying whose they are.
+/// given, else assign_lids at `lmc` (-1: the topology file's LMC), with a note
+/// on stderr saying whose they are.
 Result<LidMap> routing_lids(const Fabric& fabric, const std::string& guid2lid, int lmc, const std::string& command);
 
 /// --json FILE, '-' for stdout.

@@ -173,7 +173,8 @@ void add_audit(CLI::App& app) {
   add_schemes(*sub, sources.schemes,
               "Also route the topology with these schemes (comma-separated), each on its own path bits, and compare "
               "every set in one table");
-  add_lmc(*sub, sources.lmc, "LMC for --scheme (default 0) and --schemes (default: what each scheme needs)");
+  add_lmc(*sub, sources.lmc,
+          "LMC for --scheme (default: the topology file's, else 0) and --schemes (default: what each scheme needs)");
   sub->add_option("--pattern", options->patterns,
                   "Also load the tables with traffic pattern NAME[:params] (repeatable; names as in `ftclos patterns`)");
   sub->add_option("--instances", options->instances, "Instances per random pattern (default 32)");

@@ -18,7 +18,7 @@ namespace {
 struct PathBitsOptions {
   std::string file;
   std::string scheme;
-  int lmc = 0;
+  int lmc = -1;  // -1: the topology file's
   HintFiles hint_files;
   std::string guid2lid;  // empty: LIDs of the file, or ftclos's own
 };
@@ -48,7 +48,7 @@ void add_pathbits(CLI::App& app) {
   CLI::App* sub = app.add_subcommand("pathbits", "Print the path bits a scheme gives every CA port");
   add_topology(*sub, options->file);
   add_scheme(*sub, options->scheme, "Routing scheme");
-  CLI::Option* lmc = add_lmc(*sub, options->lmc, "LMC the subnet runs with (default 0)");
+  CLI::Option* lmc = add_lmc(*sub, options->lmc, "LMC the subnet runs with (default: the topology file's, else 0)");
   add_guid2lid(*sub, options->guid2lid, lmc);
   add_host_hints(*sub, options->hint_files);
   sub->callback([options] { set_exit_code(run(*options)); });

@@ -30,7 +30,7 @@ namespace {
 struct RouteOptions {
   std::string file;
   std::string scheme;
-  int lmc = 0;
+  int lmc = -1;  // -1: the topology file's
   std::string output = "-";  // '-': stdout
   std::string path_bits;  // empty: not written
   bool allow_unreachable = false;
@@ -143,7 +143,7 @@ void add_route(CLI::App& app) {
   CLI::App* sub = app.add_subcommand("route", "Route a fabric and write its LFTs as an opensm-lfts.dump");
   add_topology(*sub, options->file);
   add_scheme(*sub, options->scheme, "Routing scheme");
-  add_lmc(*sub, options->lmc, "LMC the subnet runs with (default 0)");
+  add_lmc(*sub, options->lmc, "LMC the subnet runs with (default: the topology file's, else 0)");
   add_host_hints(*sub, options->hint_files);
   sub->add_option("-o,--output", options->output, "Dump file to write ('-', the default: stdout)");
   sub->add_option("--pathbits", options->path_bits, "Also write every CA's path bits to this file");

@@ -102,15 +102,28 @@ bool carries_every_lid(const Fabric& fabric) {
   });
 }
 
+int input_lmc(const Fabric& fabric) {
+  if (!carries_every_lid(fabric)) return 0;
+  int lmc = -1;
+  for (const Node& node : fabric.nodes()) {
+    if (node.is_switch()) continue;
+    const int own = lid_port(node)->lmc;
+    if (lmc >= 0 && own != lmc) return 0;
+    lmc = own;
+  }
+  return std::max(lmc, 0);
+}
+
 Result<LidMap> assign_lids(const Fabric& fabric, int lmc, LidSpace space) {
   if (lmc < 0 || lmc > 7) return Status::Error(fmt::format("LMC {} is outside 0..7", lmc));
   LidMap map;
   map.lmc = lmc;
   map.base.assign(fabric.size(), 0);
   map.owner.assign(1, -1);  // LID 0 is never assigned
-  return carries_every_lid(fabric) ? keep_input_lids(fabric, std::move(map))
-                                     : assign_fresh_lids(fabric, std::move(map),
-                                                         space == LidSpace::kUnicast ? kMaxUnicastLid : kMaxAnalysisLid);
+  const bool subnet_lids = carries_every_lid(fabric) && input_lmc(fabric) == lmc;
+  return subnet_lids ? keep_input_lids(fabric, std::move(map))
+                     : assign_fresh_lids(fabric, std::move(map),
+                                         space == LidSpace::kUnicast ? kMaxUnicastLid : kMaxAnalysisLid);
 }
 
 }  // namespace ftclos

@@ -32,10 +32,15 @@ enum class LidSpace : uint8_t { kUnicast, kAnalysis };
 /// output does; net files do not): assign_lids then keeps them.
 bool carries_every_lid(const Fabric& fabric);
 
-/// LIDs as the fabric carries them when every node has one (the LMC of the
-/// CAs must then be `lmc`), otherwise assigned deterministically as OpenSM
-/// does on a fresh subnet: switches and CAs in GUID order, each CA base
-/// aligned to 2^lmc. Fails when the LIDs would pass the unicast range (in
+/// The LMC the input's CAs carry when it gives every LID and they all agree
+/// (what the subnet runs with); 0 otherwise.
+int input_lmc(const Fabric& fabric);
+
+/// LIDs as the fabric carries them when every node has one and the CAs'
+/// LMC is `lmc`, otherwise assigned deterministically as OpenSM does on a
+/// fresh subnet: switches and CAs in GUID order, each CA base aligned to
+/// 2^lmc (another LMC than the subnet's means the subnet renumbers, so its
+/// LIDs do not hold). Fails when the LIDs would pass the unicast range (in
 /// LidSpace::kUnicast).
 Result<LidMap> assign_lids(const Fabric& fabric, int lmc, LidSpace space = LidSpace::kUnicast);
 

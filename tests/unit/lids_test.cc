@@ -80,8 +80,25 @@ TEST(AssignLids, KeepsLidsFromInput) {
   EXPECT_EQ(lids->owner[19], late);
 }
 
-TEST(AssignLids, InputLmcMustMatch) {
-  Result<LidMap> lids = assign_lids(with_input_lids(), 1);
+// Another LMC than the subnet's renumbers it: the input's LIDs give way to
+// a fresh assignment at the LMC asked for, the same as without them.
+TEST(AssignLids, AnotherLmcThanTheInputsAssignsAfresh) {
+  const Fabric fabric = with_input_lids();
+  EXPECT_EQ(input_lmc(fabric), 2);
+  Result<LidMap> lids = assign_lids(fabric, 1);
+  ASSERT_TRUE(lids.ok()) << lids.status().message();
+  Result<LidMap> fresh = assign_lids(two_hosts(), 1);
+  ASSERT_TRUE(fresh.ok());
+  EXPECT_EQ(lids->lmc, 1);
+  EXPECT_EQ(lids->base, fresh->base);
+  EXPECT_EQ(lids->owner, fresh->owner);
+}
+
+TEST(AssignLids, InputsWithMixedLmcAreRefused) {
+  Fabric fabric = with_input_lids();
+  fabric.node(*fabric.find("late")).ports[1].lmc = 0;
+  EXPECT_EQ(input_lmc(fabric), 0);
+  Result<LidMap> lids = assign_lids(fabric, 0);
   ASSERT_FALSE(lids.ok());
   EXPECT_NE(lids.status().message().find("LMC 2"), std::string::npos) << lids.status().message();
 }

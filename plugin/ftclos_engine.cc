@@ -67,6 +67,7 @@ struct Sweep {
   ftclos::Correctness check;
   bool checked = false;         // `check` is for `routing`
   bool kept_entries = false;    // the last sweep's valid entries were kept
+  bool repaired = false;        // a switch port is cabled that was not in the last sweep
   long changed = -1;            // entries that differ from the last sweep's; -1: no last sweep
   double recognize_ms = 0, route_ms = 0, check_ms = 0;
 };
@@ -184,15 +185,20 @@ struct ftclos_engine {
     return ftclos::check_correctness(input);
   }
 
-  // Minimal churn: with keep_tables=on, every entry of the last sweep that
-  // the up/down rule still allows replaces the scheme's, provided the merged
-  // tables pass the check (else the scheme's own tables go on to the check).
-  // Counts the entries that differ from the last sweep either way.
+  // Minimal churn: with keep_tables=on, after a failure, every entry of the
+  // last sweep that the up/down rule still allows replaces the scheme's,
+  // provided the merged tables pass the check (else the scheme's own tables
+  // go on to the check). After a repair (a cable the last sweep lacked) the
+  // scheme's own tables come back: kept detours would leave repaired cables
+  // idle (on FT(8,3) two cables and two switches out and back raised the
+  // worst-case contention from 7 to 16). Counts the entries that differ from
+  // the last sweep either way.
   void keep_valid_entries(Sweep& sweep) {
     if (kept.empty()) return;
     const Clock::time_point start = Clock::now();
     const ftclos::Lfts previous = kept.on(sweep.subnet.fabric, sweep.subnet.lids);
-    if (options->keep_tables) {
+    sweep.repaired = kept.repaired_in(sweep.subnet.fabric);
+    if (options->keep_tables && !sweep.repaired) {
       ftclos::Routing merged = sweep.routing;
       ftclos::keep_previous({sweep.subnet.fabric, sweep.detection, sweep.subnet.lids}, previous, merged);
       ftclos::Correctness check = audit(sweep, merged);
@@ -245,10 +251,11 @@ struct ftclos_engine {
 
   std::string churn(const Sweep& sweep) const {
     if (sweep.changed < 0) return "no last sweep to compare with";
-    return fmt::format("{} entries changed since the last sweep ({})", sweep.changed,
-                       sweep.kept_entries        ? "its valid entries kept"
-                       : options->keep_tables    ? "kept entries failed the check: from scratch"
-                                                 : "from scratch, keep_tables=off");
+    const char* why = sweep.kept_entries          ? "its valid entries kept"
+                      : !options->keep_tables       ? "from scratch, keep_tables=off"
+                      : sweep.repaired              ? "a repair: the scheme's own tables"
+                                                    : "kept entries failed the check: from scratch";
+    return fmt::format("{} entries changed since the last sweep ({})", sweep.changed, why);
   }
 
   int publish(Sweep& sweep, const char* dump_dir, Failure& failure) {

@@ -5,7 +5,8 @@
 # a random switch (at most 5 down at a time) or restores one that is down,
 # then SIGHUP. Every 25 sweeps the tables are read back and audited, and
 # opensm's resident memory is sampled. Passes when opensm is alive after
-# all sweeps, ASan reported no error, LeakSanitizer found no leak with a
+# all sweeps, every heavy sweep was routed by ftclos, ASan reported no
+# error, LeakSanitizer found no leak with a
 # frame in the plugin when opensm exited, every audited state is sound, and
 # the memory after the warm-up grew by less than 10%.
 #
@@ -106,8 +107,8 @@ for i in $(seq 1 "$sweeps"); do
   fi
 done
 
-heavy=$(grep -ac "SUBNET UP" "$work/osm.log")
-ours=$(grep -ac "ftclos tables configured" "$work/osm.log")
+heavy=$(grep -ac "SUBNET UP" "$work/osm.log" || true)
+ours=$(grep -ac "ftclos tables configured" "$work/osm.log" || true)
 errs=$(grep -ac "ftclos ERR" "$work/osm.log" || true)
 stop_opensm
 asan_errors=$(cat "$work"/asan.* 2>/dev/null | grep -c "ERROR: AddressSanitizer" || true)
@@ -123,5 +124,5 @@ echo "$fabric: $sweeps SIGHUP sweeps with random failures and repairs; $heavy he
   "ASan errors $asan_errors;" \
   "leak records with a plugin frame $plugin_leaks (of $all_leaks LeakSanitizer records at exit);" \
   "opensm RSS (kB) every 25 sweeps:${samples} (growth after the first sample ${growth}%)"
-[ "$asan_errors" -eq 0 ] && [ "$plugin_leaks" -eq 0 ] && [ "$unsound" -eq 0 ] &&
+[ "$asan_errors" -eq 0 ] && [ "$plugin_leaks" -eq 0 ] && [ "$unsound" -eq 0 ] && [ "$ours" -eq "$heavy" ] &&
   python3 -c 'import sys; sys.exit(float(sys.argv[1]) >= 10)' "$growth"

@@ -11,6 +11,17 @@ uint64_t lid_port_guid(const Fabric& fabric, int node) {
   return guid != 0 ? guid : n.guid;
 }
 
+// Calls visit(switch GUID, port) for every switch port with a cable.
+template <class Visit>
+void for_each_cabled_switch_port(const Fabric& fabric, Visit visit) {
+  for (int x = 0; x < fabric.size(); ++x) {
+    const Node& n = fabric.node(x);
+    if (!n.is_switch()) continue;
+    for (int p = 1; p <= n.num_ports; ++p)
+      if (fabric.peer({x, p}).valid()) visit(n.guid, p);
+  }
+}
+
 }  // namespace
 
 TablesByGuid::TablesByGuid(const Fabric& fabric, const LidMap& lids, const Lfts& lfts) : lmc_(lids.lmc) {
@@ -19,6 +30,13 @@ TablesByGuid::TablesByGuid(const Fabric& fabric, const LidMap& lids, const Lfts&
     if (fabric.node(x).is_switch() && x < static_cast<int>(lfts.port.size()) && !lfts.port[x].empty())
       switches_[fabric.node(x).guid] = lfts.port[x];
   }
+  for_each_cabled_switch_port(fabric, [&](uint64_t guid, int port) { cabled_.insert({guid, port}); });
+}
+
+bool TablesByGuid::repaired_in(const Fabric& fabric) const {
+  bool gained = false;
+  for_each_cabled_switch_port(fabric, [&](uint64_t guid, int port) { gained |= !cabled_.contains({guid, port}); });
+  return gained;
 }
 
 Lfts TablesByGuid::on(const Fabric& fabric, const LidMap& lids) const {

@@ -7,7 +7,9 @@
 #pragma once
 
 #include <cstdint>
+#include <set>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "core/fabric.h"
@@ -30,10 +32,15 @@ class TablesByGuid {
   /// differs, are kNoPath.
   Lfts on(const Fabric& fabric, const LidMap& lids) const;
 
+  /// Whether `fabric` has a switch port cabled that was not cabled in the
+  /// fabric the tables were taken on (a repair, or a switch that came back).
+  bool repaired_in(const Fabric& fabric) const;
+
  private:
   int lmc_ = 0;
   std::unordered_map<uint64_t, std::vector<uint8_t>> switches_;  // switch GUID -> LFT on the kept LIDs
   std::unordered_map<uint64_t, int> base_;                       // LID owner's port GUID -> its kept base LID
+  std::set<std::pair<uint64_t, int>> cabled_;                    // (switch GUID, port) with a cable
 };
 
 }  // namespace ftclos

@@ -79,5 +79,25 @@ TEST(TablesByGuid, ASwitchNotKeptHasNoTableAndAnotherLmcKeepsNoEntry) {
     for (uint8_t port : none.port[x]) EXPECT_EQ(port, kNoPath);
 }
 
+// A repair is a switch port cabled now that was not when the tables were taken.
+TEST(TablesByGuid, ARepairIsACableTheKeptFabricLacked) {
+  const Fabric whole = *generate_ftree(8, 2);
+  int spine_port_switch = -1;
+  for (int x = 0; x < whole.size() && spine_port_switch < 0; ++x)
+    if (whole.node(x).is_switch() && whole.peer({x, 8}).valid() && whole.node(whole.peer({x, 8}).node).is_switch())
+      spine_port_switch = x;
+  ASSERT_GE(spine_port_switch, 0);
+  Fabric cut = whole;
+  cut.disconnect({spine_port_switch, 8});
+  Result<RoutedFabric> routed = route_fabric(cut, "dmodk", 0);
+  ASSERT_TRUE(routed.ok()) << routed.status().message();
+  const TablesByGuid kept(cut, routed->lids, routed->routing.lfts);
+  EXPECT_TRUE(kept.repaired_in(whole));
+  EXPECT_FALSE(kept.repaired_in(cut));
+  Fabric worse = cut;
+  worse.disconnect({spine_port_switch, 7});
+  EXPECT_FALSE(kept.repaired_in(worse));
+}
+
 }  // namespace
 }  // namespace ftclos

@@ -33,10 +33,12 @@ enum class LidSpace : uint8_t { kUnicast, kAnalysis };
 bool carries_every_lid(const Fabric& fabric);
 
 /// LIDs as the fabric carries them when every node has one (the LMC of the
-/// CAs must then be `lmc`), otherwise assigned deterministically as OpenSM
-/// does on a fresh subnet: switches and CAs in GUID order, each CA base
-/// aligned to 2^lmc. Fails when the LIDs would pass the unicast range (in
-/// LidSpace::kUnicast).
+/// CAs must then be `lmc`), otherwise assigned deterministically in the
+/// manner of OpenSM on a fresh subnet: switches and CAs in GUID order, each
+/// CA base aligned to 2^lmc. OpenSM itself numbers in discovery order (and
+/// keeps LIDs across restarts in its guid2lid cache), so these are not the
+/// subnet's LIDs; parse_lid_file (audit/lft_parse.h) reads those. Fails
+/// when the LIDs would pass the unicast range (in LidSpace::kUnicast).
 Result<LidMap> assign_lids(const Fabric& fabric, int lmc, LidSpace space = LidSpace::kUnicast);
 
 }  // namespace ftclos

@@ -35,9 +35,10 @@ bool carries_every_lid(const Fabric& fabric);
 /// LIDs as the fabric carries them when every node has one (the LMC of the
 /// CAs must then be `lmc`), otherwise assigned deterministically in the
 /// manner of OpenSM on a fresh subnet: switches and CAs in GUID order, each
-/// CA base aligned to 2^lmc. OpenSM itself numbers in discovery order (and
-/// keeps LIDs across restarts in its guid2lid cache), so these are not the
-/// subnet's LIDs; parse_lid_file (audit/lft_parse.h) reads those. Fails
+/// CA base aligned to 2^lmc. OpenSM numbers otherwise (ft-8-2 at LMC 2:
+/// H-0.0 4-7, then switch L1-0 8) and keeps LIDs across restarts in its
+/// guid2lid cache, so these are not the subnet's LIDs; parse_lid_file
+/// (audit/lft_parse.h) reads those. Fails
 /// when the LIDs would pass the unicast range (in LidSpace::kUnicast).
 Result<LidMap> assign_lids(const Fabric& fabric, int lmc, LidSpace space = LidSpace::kUnicast);
 

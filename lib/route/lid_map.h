@@ -37,10 +37,13 @@ bool carries_every_lid(const Fabric& fabric);
 int input_lmc(const Fabric& fabric);
 
 /// LIDs as the fabric carries them when every node has one and the CAs'
-/// LMC is `lmc`, otherwise assigned deterministically as OpenSM does on a
-/// fresh subnet: switches and CAs in GUID order, each CA base aligned to
-/// 2^lmc (another LMC than the subnet's means the subnet renumbers, so its
-/// LIDs do not hold). Fails when the LIDs would pass the unicast range (in
+/// LMC is `lmc` (another LMC renumbers the subnet, so its LIDs do not
+/// hold), otherwise assigned deterministically in the manner of OpenSM on
+/// a fresh subnet: switches and CAs in GUID order, each CA base aligned to
+/// 2^lmc. OpenSM numbers otherwise (ft-8-2 at LMC 2: H-0.0 4-7, then switch
+/// L1-0 8) and keeps LIDs across restarts in its guid2lid cache, so these
+/// are not the subnet's LIDs; parse_lid_file (audit/lft_parse.h) reads
+/// those. Fails when the LIDs would pass the unicast range (in
 /// LidSpace::kUnicast).
 Result<LidMap> assign_lids(const Fabric& fabric, int lmc, LidSpace space = LidSpace::kUnicast);
 

@@ -351,8 +351,7 @@ class Fitter {
     for (int l = 0; l <= h_; ++l) labels.node_at[l].assign(shape().nodes_at(l), -1);
     for (int x = 0; x < fabric_.size(); ++x) {
       if (digits(x).empty()) {
-        if (fabric_.node(x).is_switch())
-          add({Deviation::Kind::kUnexpectedSwitch, {x, 0}, {}, "fits no label"});
+        if (fabric_.node(x).is_switch()) add({Deviation::Kind::kUnexpectedSwitch, {x, 0}, {}, "fits no label"});
         continue;
       }
       int& slot = labels.node_at[level(x)][labels.code(level(x), digits(x))];
@@ -400,6 +399,9 @@ class Fitter {
     return label;
   }
 
+  // PortGuesser roles: switches of level l cabling up or down.
+  static int role(int l, bool up) { return l * 2 + up; }
+
   // `count` cables fewer (missing) or more (surplus) than the shape has
   // between `lower` and `upper`, whose a digit at upper's level is `a`.
   struct Missing {
@@ -409,7 +411,6 @@ class Fitter {
   void find_deviations() {
     XgftLabels& labels = fit_.labels;
     PortGuesser guesser;
-    auto role = [](int l, bool up) { return l * 2 + up; };
     // How the present cables use ports, and which switch pairs are cabled.
     std::map<std::pair<int, int>, int> cables;  // (lower, upper) -> count
     std::vector<Deviation> miswired;
@@ -519,21 +520,22 @@ class Fitter {
   // else the port that parent's pattern gives this switch. Each pairing
   // takes one cable off both lists.
   void explain_surplus(std::vector<Missing>& surplus, std::vector<Missing>& missing, const PortGuesser& guesser) {
-    auto role = [](int l, bool up) { return l * 2 + up; };
     struct Move {
       PortRef from;  // the lower end of the misplaced cable
       int to;        // the parent it belongs on
     };
     std::vector<Move> moves;
+    std::set<PortRef> misplaced;  // lower ends of the cables named so far
     for (Missing& extra : surplus) {
       const int l = level(extra.upper);
       for (Missing& gap : missing) {
         if (gap.lower != extra.lower) continue;
         while (extra.count > 0 && gap.count > 0) {
           const int lower_port =
-              off_pattern_port(extra.lower, extra.upper, role(l - 1, true), digits(extra.upper)[l - 1], guesser);
+              off_pattern_port(extra.lower, extra.upper, role(l - 1, true), digits(extra.upper)[l - 1], guesser,
+                               misplaced);
           if (lower_port == 0) break;
-          misplaced_.insert({extra.lower, lower_port});
+          misplaced.insert({extra.lower, lower_port});
           moves.push_back({{extra.lower, lower_port}, gap.upper});
           --extra.count;
           --gap.count;
@@ -547,7 +549,7 @@ class Fitter {
       for (int q = 1; q <= fabric_.node(move.to).num_ports; ++q) {
         const PortRef there = fabric_.node(move.to).ports[q].peer;
         if (there.node == lower || promised.count({move.to, q})) continue;
-        const int rank = 2 * misplaced_.count(there) + (guesser.usual_key(role(l, false), q) == digits(lower)[l - 1]);
+        const int rank = 2 * misplaced.count(there) + (guesser.usual_key(role(l, false), q) == digits(lower)[l - 1]);
         if (rank > best_rank) best_rank = rank, belongs = q;
       }
       if (belongs) promised.insert({move.to, belongs});
@@ -559,10 +561,11 @@ class Fitter {
   }
 
   // A port of `node` cabled to `peer` that the role's pattern gives to a
-  // neighbour other than `key`, not yet named; 0 when there is none.
-  int off_pattern_port(int node, int peer, int role, int key, const PortGuesser& guesser) {
+  // neighbour other than `key`, not in `named`; 0 when there is none.
+  int off_pattern_port(int node, int peer, int role, int key, const PortGuesser& guesser,
+                       const std::set<PortRef>& named) {
     for (int p = 1; p <= fabric_.node(node).num_ports; ++p) {
-      if (fabric_.node(node).ports[p].peer.node != peer || misplaced_.count({node, p})) continue;
+      if (fabric_.node(node).ports[p].peer.node != peer || named.count({node, p})) continue;
       const int usual = guesser.usual_key(role, p);
       if (usual >= 0 && usual != key) return p;
     }
@@ -601,7 +604,6 @@ class Fitter {
   const int h_;
   std::vector<std::vector<int>> subtree_;
   std::set<std::pair<int, int>> weak_;  // (lower, upper) cables on too few 4-cycles
-  std::set<PortRef> misplaced_;         // cable ends named by explain_surplus
   std::vector<int> subtree_count_;
   XgftFit fit_;
 };

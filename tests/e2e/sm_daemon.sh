@@ -19,12 +19,15 @@ stop_opensm() {
 # start_sm DIR SOCK HOST OPTIONS [PRELOAD]: the daemon with event_plugin_options
 # OPTIONS and no periodic sweeps (only traps and SIGHUP sweep, so a quiet log
 # means a settled fabric); PRELOAD goes before umad2sim in LD_PRELOAD.
+# OPTIONS "none" runs stock OpenSM's updn without the plugin (a control).
 start_sm() {
-  local dir=$1 sock=$2 host=$3 options=$4 preload=${5:-}
-  cat >"$dir/opensm.conf" <<CONF
-event_plugin_name osmftclos
+  local dir=$1 sock=$2 host=$3 options=$4 preload=${5:-} engine_lines
+  engine_lines="event_plugin_name osmftclos
 event_plugin_options $options
-routing_engine ftclos,updn
+routing_engine ftclos,updn"
+  [ "$options" != none ] || engine_lines="routing_engine updn"
+  cat >"$dir/opensm.conf" <<CONF
+$engine_lines
 lmc 0
 sweep_interval 0
 log_flags 0x43
@@ -69,6 +72,9 @@ settle() {
     fi
   done
   echo "no heavy sweep within 120 s: $(tail -c +"$from" "$log" | tail -3)"
+  # Where OpenSM's threads wait, for whoever looks into the stall.
+  timeout 60 gdb -p "$(pgrep -P "$OSM_PID" -x opensm)" -batch -ex 'thread apply all bt' \
+    >"$1/stall-$SECONDS.bt" 2>&1 || true
   return 1
 }
 

@@ -79,7 +79,9 @@ class MlidScheme : public Scheme {
     routing.notes.push_back(
         "the source's position under the top level picks the up link at every level (Lin, Chung and "
         "Huang); Yuan et al.'s Table I: oblivious ratio m/2 on FT(m,2), m-1 on FT(m,3)");
-    if (s.h == 2) routing.notes.push_back(two_level_bound(s, digits.radix[1]));
+    if (s.h == 2)
+      routing.notes.push_back(two_level_bound(s, digits.radix[1]) +
+                              (routing.rerouted > 0 ? "; entries re-routed around missing cables may exceed it" : ""));
     return routing;
   }
 

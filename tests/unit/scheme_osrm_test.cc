@@ -223,6 +223,21 @@ TEST(Osrm, EdrLikeReachesTheFloorOfLmc2) {
   EXPECT_EQ(exact_worst_case(routed), floor);
 }
 
+// More leaves give dmodk more off-leaf destinations per up slot: on 8
+// leaves of 24 hosts with 4 spines and 3 cables each, dmodk's up channels
+// carry (192-24)/12 = 14 destinations from 24 sources, and OSRM2's 4 x 3
+// groups at LMC 2 stay within max(min(6, 7*8), min(8, 7*6)) = 8.
+TEST(Osrm, Lmc2BeatsDmodkOnEightOversubscribedLeaves) {
+  const PgftParams eight{{24, 8}, {1, 4}, {1, 3}};
+  const Routed routed = osrm(generated(generate_pgft(eight)), 2);
+  ASSERT_TRUE(routed.status.ok()) << routed.status.message();
+  const Routed dmodk = route_fabric(*make_dmodk_scheme(), generated(generate_pgft(eight)), 0);
+  ASSERT_TRUE(dmodk.status.ok()) << dmodk.status.message();
+  EXPECT_EQ(exact_worst_case(dmodk), 14);
+  EXPECT_LE(exact_worst_case(routed), osrm2_derived_bound(eight, 2));
+  EXPECT_LT(exact_worst_case(routed), exact_worst_case(dmodk));
+}
+
 // Three failed cables of a PGFT with parallel cables: entries on them move,
 // every pair still goes a shortest up/down way.
 TEST(Osrm, DegradedPgftWithParallelCablesStillRoutesEveryPair) {

@@ -182,6 +182,24 @@ TEST(Nonblocking, OversubscribedPgftIsRoutedWithTheorem2Noted) {
   expect_routes_everything(routed);
 }
 
+// Three levels: parallel cables into the top are top switches as on two
+// levels, so the recursive network with 2 x 2 cables per level-2 switch
+// instead of 4 tops is still nonblocking. Parallel cables into level 2
+// merge two leaf slots into one level-2 switch, whose up channels then
+// carry two sources of a leaf: no guarantee, and the note says why.
+TEST(Nonblocking, ThreeLevelsKeepTheorem3OnlyWithParallelCablesIntoTheTop) {
+  const Routed top = nonblocking(generated(generate_pgft({{2, 2, 6}, {1, 4, 2}, {1, 1, 2}})), 2);
+  ASSERT_TRUE(top.status.ok()) << top.status.message();
+  EXPECT_TRUE(notes_mention(top.routing, "Lemma 1"));
+  expect_routes_everything(top);
+  EXPECT_EQ(exact_worst_case(top), 1);
+  const Routed middle = nonblocking(generated(generate_pgft({{2, 2, 6}, {1, 2, 4}, {1, 2, 1}})), 2);
+  ASSERT_TRUE(middle.status.ok()) << middle.status.message();
+  EXPECT_FALSE(notes_mention(middle.routing, "Lemma 1"));
+  EXPECT_TRUE(notes_mention(middle.routing, "parallel cables into level 2"));
+  expect_routes_everything(middle);
+}
+
 // Three failed cables of a PGFT with parallel cables: entries on them move,
 // every pair still goes a shortest up/down way.
 TEST(Nonblocking, DegradedPgftWithParallelCablesStillRoutesEveryPair) {

@@ -212,7 +212,8 @@ INSTANTIATE_TEST_SUITE_P(Pgft, OsrmPgft,
 // On the EDR-like fabric no routing by LFTs beats 6 at LMC 2: 4 path-bit
 // values leave >= 6 hosts of a leaf on one value, and their 72 off-leaf
 // destinations take 12 up channels, >= 6 of them one channel: 6 x 6 pairs
-// there. OSRM reaches that floor (with destination groups only, LMC 0).
+// there. OSRM reaches that floor (with destination groups only, LMC 0); the
+// other schemes stay at or above it.
 TEST(Osrm, EdrLikeReachesTheFloorOfLmc2) {
   const int n = 24, hosts = 96, slots = 12, lids = 4;
   const int floor = std::min((n + lids - 1) / lids, (hosts - n + slots - 1) / slots);
@@ -221,6 +222,11 @@ TEST(Osrm, EdrLikeReachesTheFloorOfLmc2) {
   EXPECT_EQ(routed.routing.lmc_needed, 0);
   EXPECT_TRUE(notes_mention(routed.routing, "1 source groups of 24, 12 destination groups of 2"));
   EXPECT_EQ(exact_worst_case(routed), floor);
+  for (auto make : {make_dmodk_scheme, make_mlid_scheme, make_nonblocking_scheme}) {
+    const Routed other = route_fabric(*make(), generated(generate_pgft(kEdrLike)), 2);
+    ASSERT_TRUE(other.status.ok()) << other.status.message();
+    EXPECT_GE(exact_worst_case(other), floor) << make()->name();
+  }
 }
 
 // More leaves give dmodk more off-leaf destinations per up slot: on 8

@@ -216,16 +216,16 @@ INSTANTIATE_TEST_SUITE_P(Pgft, OsrmPgft,
 // other schemes stay at or above it.
 TEST(Osrm, EdrLikeReachesTheFloorOfLmc2) {
   const int n = 24, hosts = 96, slots = 12, lids = 4;
-  const int floor = std::min((n + lids - 1) / lids, (hosts - n + slots - 1) / slots);
+  const int least = std::min((n + lids - 1) / lids, (hosts - n + slots - 1) / slots);
   const Routed routed = osrm(generated(generate_pgft(kEdrLike)), 2);
   ASSERT_TRUE(routed.status.ok()) << routed.status.message();
   EXPECT_EQ(routed.routing.lmc_needed, 0);
   EXPECT_TRUE(notes_mention(routed.routing, "1 source groups of 24, 12 destination groups of 2"));
-  EXPECT_EQ(exact_worst_case(routed), floor);
+  EXPECT_EQ(exact_worst_case(routed), least);
   for (auto make : {make_dmodk_scheme, make_mlid_scheme, make_nonblocking_scheme}) {
     const Routed other = route_fabric(*make(), generated(generate_pgft(kEdrLike)), 2);
     ASSERT_TRUE(other.status.ok()) << other.status.message();
-    EXPECT_GE(exact_worst_case(other), floor) << make()->name();
+    EXPECT_GE(exact_worst_case(other), least) << make()->name();
   }
 }
 

@@ -20,9 +20,9 @@
 // parent is slot (s.a_l·m_l + d.a_l) mod T_l: with T_l >= m_l^2 at every
 // level that is Theorem 3 again, nonblocking with parallel cables (ftree(3+9,
 // r) built of 3 spines with 3 cables each, say). With fewer slots (T_l <
-// m_l^2, oversubscribed leaves included) it still routes every pair, but
-// Theorem 2 rules out any nonblocking single-path routing, and the note says
-// so; no bound is claimed there. On three levels parallel cables below the
+// m_l^2) it still routes every pair, but Theorem 2 rules out any nonblocking
+// single-path routing (below m_l slots oversubscription alone does), and the
+// note says so; no bound is claimed there. On three levels parallel cables below the
 // top merge slots into one level-2 switch, and Theorem 3's recursion is lost
 // (noted too).
 //
@@ -82,6 +82,13 @@ class NonblockingScheme : public Scheme {
       const int n = s.m[l - 1], m = up_slots(s, l), r = s.m[l];  // m: top switches, parallel cables counted
       if (m >= n * n) continue;
       nonblocking = false;
+      if (m < n) {  // fewer up slots than hosts below: a permutation of them all leaving blocks any routing
+        routing.notes.push_back(fmt::format(
+            "level {} has {} up slots for {} hosts below each switch: oversubscribed, no routing is nonblocking; "
+            "pairs go through slot (i*n+j) mod {}",
+            l, m, n, m));
+        continue;
+      }
       routing.notes.push_back(fmt::format(
           "Theorem 2 (Yuan): ftree(n+m, r) with r >= 2n+1 is nonblocking under single-path routing "
           "only if m >= n^2; level {} is ftree({}+{}, {}){}; pairs go through top switch (i*n+j) mod m",

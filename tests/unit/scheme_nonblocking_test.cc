@@ -173,11 +173,11 @@ INSTANTIATE_TEST_SUITE_P(Pgft, NonblockingPgft,
                          [](const auto& info) { return info.param.name; });
 
 // Oversubscribed leaves (4 leaves of 24 hosts, 12 up slots): routed, every
-// pair delivered, and Theorem 2 named instead of a guarantee.
-TEST(Nonblocking, OversubscribedPgftIsRoutedWithTheorem2Noted) {
+// pair delivered, and the oversubscription named instead of a guarantee.
+TEST(Nonblocking, OversubscribedPgftIsRoutedWithTheReasonNoted) {
   const Routed routed = nonblocking(generated(generate_pgft({{24, 4}, {1, 2}, {1, 6}})), 2);
   ASSERT_TRUE(routed.status.ok()) << routed.status.message();
-  EXPECT_TRUE(notes_mention(routed.routing, "Theorem 2"));
+  EXPECT_TRUE(notes_mention(routed.routing, "level 1 has 12 up slots for 24 hosts below each switch: oversubscribed"));
   EXPECT_FALSE(notes_mention(routed.routing, "Lemma 1"));
   expect_routes_everything(routed);
 }

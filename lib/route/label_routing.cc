@@ -131,13 +131,16 @@ int DigitClasses::class_of(const std::vector<int>& source) const {
   return c;
 }
 
-Status require_single_cable_tree(const Detection& detection, std::string_view scheme) {
+Status require_tree_labels(const Detection& detection, std::string_view scheme) {
   if (!detection.xgft) return Status::Error(fmt::format("{}: the fabric is no fat-tree (no PGFT labels)", scheme));
   const XgftShape& s = detection.xgft->shape;
-  if (s.w[0] != 1 || std::any_of(s.p.begin(), s.p.end(), [](int p) { return p != 1; }))
-    return Status::Error(fmt::format("{}: needs single cables and one leaf per host", scheme));
+  if (s.w[0] != 1 || s.p[0] != 1)
+    return Status::Error(fmt::format(
+        "{}: needs every host on one leaf over one cable (w1 = p1 = 1), has w1 = {}, p1 = {}", scheme, s.w[0], s.p[0]));
   return Status::Ok();
 }
+
+int up_slots(const XgftShape& shape, int level) { return shape.w[level] * shape.p[level]; }
 
 int ceil_log2(long n) {
   int bits = 0;

@@ -50,9 +50,17 @@ struct DigitClasses {
 /// the LMC a scheme needs before it routes.
 long full_classes(const std::vector<int>& values);
 
-/// Fails unless the fabric has PGFT labels, single cables and one port per
-/// host: what the source-digit schemes (nonblocking, osrm, mlid) need.
-Status require_single_cable_tree(const Detection& detection, std::string_view scheme);
+/// Fails unless the fabric has PGFT labels and every host one leaf over one
+/// cable: what the source-digit schemes (nonblocking, osrm, mlid) need.
+/// Parallel cables between switches are fine: they are up slots.
+Status require_tree_labels(const Detection& detection, std::string_view scheme);
+
+/// Up slots of a level-l switch, w_{l+1} p_{l+1}: slot j is parent j mod
+/// w_{l+1} over its (j / w_{l+1})-th cable. A packet goes down over the cable
+/// index it went up by (route_by_labels), so on two levels slot j acts as one
+/// top switch of a Clos with w_2 p_2 of them: its up channel out of a leaf and
+/// its down channel into a leaf carry only the pairs that chose slot j.
+int up_slots(const XgftShape& shape, int level);
 
 /// Smallest b with 2^b >= n: the LMC that gives n LIDs per CA.
 int ceil_log2(long n);

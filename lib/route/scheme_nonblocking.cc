@@ -13,6 +13,19 @@
 // XGFT(3; n,n,n+n^2; 1,n^2,n^2)) that is Theorem 3 in the outer Clos at the
 // leaves and in the inner one at level 2, so Lemma 1 holds there as well.
 //
+// On a PGFT the top switches of level l are its up slots, T_l = w_{l+1}
+// p_{l+1} (route/label_routing.h): parent j mod w_{l+1} over cable j /
+// w_{l+1}, and the packet comes down over the same cable index, so each slot
+// has its own up channel and its own down channel like a top switch. The
+// parent is slot (s.a_l·m_l + d.a_l) mod T_l: with T_l >= m_l^2 at every
+// level that is Theorem 3 again, nonblocking with parallel cables (ftree(3+9,
+// r) built of 3 spines with 3 cables each, say). With fewer slots (T_l <
+// m_l^2) it still routes every pair, but Theorem 2 rules out any nonblocking
+// single-path routing (below m_l slots oversubscription alone does), and the
+// note says so; no bound is claimed there. On three levels parallel cables below the
+// top merge slots into one level-2 switch, and Theorem 3's recursion is lost
+// (noted too).
+//
 // Source dependence: p(s) = (s.a_1, .., s.a_{h-1}) in mixed radix m_l.
 #include <fmt/format.h>
 
@@ -37,7 +50,7 @@ class NonblockingScheme : public Scheme {
   std::string_view name() const override { return "nonblocking"; }
 
   Status applies(const Detection& detection) const override {
-    return require_single_cable_tree(detection, "nonblocking");
+    return require_tree_labels(detection, "nonblocking");
   }
 
   int lmc_needed(const Detection& detection) const override {
@@ -53,7 +66,7 @@ class NonblockingScheme : public Scheme {
     rule.classes = digits.classes;
     rule.class_of = [digits](const std::vector<int>& src) { return digits.class_of(src); };
     rule.up_slot = [digits, s](int l, int c, const std::vector<int>& dst) {
-      return (digits.digit(c, l) * s.m[l - 1] + dst[l - 1]) % s.w[l];
+      return (digits.digit(c, l) * s.m[l - 1] + dst[l - 1]) % up_slots(s, l);
     };
     Routing routing = route_by_labels(in, rule);
     routing.lmc_needed = lmc_needed(in.detection);
@@ -66,9 +79,16 @@ class NonblockingScheme : public Scheme {
     const XgftShape& s = in.detection.xgft->shape;
     bool nonblocking = true;
     for (int l = 1; l < s.h; ++l) {
-      const int n = s.m[l - 1], m = s.w[l], r = s.m[l];
+      const int n = s.m[l - 1], m = up_slots(s, l), r = s.m[l];  // m: top switches, parallel cables counted
       if (m >= n * n) continue;
       nonblocking = false;
+      if (m < n) {  // fewer up slots than hosts below: a permutation of them all leaving blocks any routing
+        routing.notes.push_back(fmt::format(
+            "level {} has {} up slots for {} hosts below each switch: oversubscribed, no routing is nonblocking; "
+            "pairs go through slot (i*n+j) mod {}",
+            l, m, n, m));
+        continue;
+      }
       routing.notes.push_back(fmt::format(
           "Theorem 2 (Yuan): ftree(n+m, r) with r >= 2n+1 is nonblocking under single-path routing "
           "only if m >= n^2; level {} is ftree({}+{}, {}){}; pairs go through top switch (i*n+j) mod m",
@@ -76,6 +96,17 @@ class NonblockingScheme : public Scheme {
           r >= 2 * n + 1 ? ", so no single-path routing is nonblocking on it"
                          : " (r < 2n+1: there Theorem 1 asks m >= (r-1)n/2)"));
     }
+    // A lower level's parallel cables merge slots into one switch, whose up
+    // channels then carry several sources of one leaf: Theorem 3's recursion
+    // holds only where parallel cables reach the top level alone.
+    for (int l = 1; l + 1 < s.h; ++l)
+      if (s.p[l] > 1 && nonblocking) {
+        nonblocking = false;
+        routing.notes.push_back(fmt::format(
+            "{} parallel cables into level {} merge top slots of the level below into one switch: no "
+            "nonblocking guarantee (Theorem 3 needs them at the top level only)",
+            s.p[l], l + 1));
+      }
     if (routing.lmc_needed > in.lids.lmc) {
       nonblocking = false;
       routing.notes.push_back(fmt::format(

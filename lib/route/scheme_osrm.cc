@@ -18,6 +18,20 @@
 // floor(T/Z_d); with fewer LIDs than Z_s, Z_s drops to 2^LMC and Z_d grows to
 // floor(T/Z_s). p(s) = the source group.
 //
+// On a 2-level PGFT the top switches are the leaf's up slots, T = w_2 p_2
+// (route/label_routing.h: slot j is spine j mod w_2 over cable j / w_2, up and
+// down), so OSRM2 runs on T of them, T < n included (oversubscribed leaves).
+// The bound it keeps, with R leaves: the up channel of slot g*Z_d + e out of
+// a leaf carries source group g (at most N_s sources) to group e of the R-1
+// other leaves (at most N_d destinations), the down channel into a leaf
+// group e (N_d) from group g of the others ((R-1) N_s), so by Lemma 9
+//   worst-case contention <= max(min(N_s, (R-1) N_d), min(N_d, (R-1) N_s)),
+// max(N_s, N_d) wherever R-1 >= n, as on FT(m,2). With few leaves the
+// terms can win, so the groups are the paper's unless another split
+// (Z_s <= the LIDs, Z_s Z_d <= T) has a smaller bound, fewest source groups
+// first: on 4 leaves of 24 hosts with 12 slots (2 spines, 6 cables each) the
+// paper's 4 x 3 groups give 8, 1 x 12 gives 6 (destination groups only).
+//
 // OSRM3 (Fig. 10) on FT(m,3): host (p0,p1,p2) is in group p2 of sub-tree p0.
 // Between sub-trees it goes up to ((s0,s2),1), to top ((s2,d2),0), down to
 // ((d0,s2),1) and leaf ((d0,d1),2); inside its sub-tree from ((s0,s2),1)
@@ -53,7 +67,8 @@ struct Groups {
   int ns, nd;  // hosts per source / destination group
 };
 
-Groups osrm2_groups(int n, int tops, int lids) {
+// The paper's groups (Fig. 9 as rebuilt above).
+Groups paper_groups(int n, int tops, int lids) {
   int root = 1;
   while ((root + 1) * (root + 1) <= tops) ++root;
   const int ceil_root = root * root == tops ? root : root + 1;
@@ -62,11 +77,28 @@ Groups osrm2_groups(int n, int tops, int lids) {
   return {zs, zd, (n + zs - 1) / zs, (n + zd - 1) / zd};
 }
 
+// Lemma 9's bound of the header comment for these groups on `leaves` leaves.
+int lemma9_bound(const Groups& g, int leaves) {
+  return std::max(std::min(g.ns, (leaves - 1) * g.nd), std::min(g.nd, (leaves - 1) * g.ns));
+}
+
+// The paper's groups, unless fewer or more source groups (at most `lids`)
+// give a strictly smaller bound.
+Groups osrm2_groups(int n, int tops, int leaves, int lids) {
+  Groups best = paper_groups(n, tops, lids);
+  for (int zs = 1; zs <= std::min({n, tops, lids}); ++zs) {
+    const int zd = std::min(n, tops / zs);
+    const Groups g{zs, zd, (n + zs - 1) / zs, (n + zd - 1) / zd};
+    if (lemma9_bound(g, leaves) < lemma9_bound(best, leaves)) best = g;
+  }
+  return best;
+}
+
 Routing route_osrm2(const RoutingInput& in, int lmc_needed) {
   const XgftShape& s = in.detection.xgft->shape;
-  const int n = s.m[0], tops = s.w[1];
-  const Groups ideal = osrm2_groups(n, tops, n);
-  const Groups g = osrm2_groups(n, tops, in.lids.lids_per_ca());
+  const int n = s.m[0], tops = up_slots(s, 1), leaves = s.m[1];
+  const Groups ideal = osrm2_groups(n, tops, leaves, n);
+  const Groups g = osrm2_groups(n, tops, leaves, in.lids.lids_per_ca());
   LabelRule rule;
   rule.classes = g.zs;
   rule.class_of = [=](const std::vector<int>& src) { return src[0] / g.ns; };
@@ -77,10 +109,11 @@ Routing route_osrm2(const RoutingInput& in, int lmc_needed) {
     routing.notes.push_back(fmt::format("OSRM2 wants {} source groups (LMC {}), LMC {} allows {}", ideal.zs,
                                         routing.lmc_needed, in.lids.lmc, g.zs));
   routing.notes.push_back(fmt::format(
-      "OSRM2 on {} hosts per leaf and {} top switches: {} source groups of {}, {} destination groups of "
-      "{}; each up channel carries at most {} sources, each down channel at most {} destinations "
-      "(Lemma 9: oblivious ratio <= {}){}",
-      n, tops, g.zs, g.ns, g.zd, g.nd, g.ns, g.nd, std::max(g.ns, g.nd), beyond_repairs(routing)));
+      "OSRM2 on {} hosts per leaf, {} leaves and {} top switches{}: {} source groups of {}, {} destination groups of "
+      "{}; each up channel carries at most {} sources or {} destinations, each down channel at most {} "
+      "destinations or {} sources (Lemma 9: worst-case contention <= {}){}",
+      n, leaves, tops, s.p[1] > 1 ? fmt::format(" ({} spines x {} cables)", s.w[1], s.p[1]) : "", g.zs, g.ns, g.zd,
+      g.nd, g.ns, (leaves - 1) * g.nd, g.nd, (leaves - 1) * g.ns, lemma9_bound(g, leaves), beyond_repairs(routing)));
   return routing;
 }
 
@@ -116,19 +149,21 @@ class OsrmScheme : public Scheme {
   std::string_view name() const override { return "osrm"; }
 
   Status applies(const Detection& detection) const override {
-    if (Status s = require_single_cable_tree(detection, "osrm"); !s.ok()) return s;
+    if (Status s = require_tree_labels(detection, "osrm"); !s.ok()) return s;
     const XgftShape& s = detection.xgft->shape;
     const FamilyMatch* ftree = detection.find(Family::kFtree);
     const bool ft3 = s.h == 3 && ftree && ftree->param("n") == 3;
     if (s.h != 2 && !ft3)
-      return Status::Error("OSRM2 routes 2-level Clos networks and OSRM3 FT(m,3); this fabric is neither");
+      return Status::Error(
+          "OSRM2 routes 2-level Clos networks and PGFTs and OSRM3 FT(m,3); this fabric is neither (mlid and "
+          "nonblocking route any PGFT)");
     return Status::Ok();
   }
 
   // OSRM2: one LID per source group the LIDs would allow without limit; OSRM3: m/2 groups.
   int lmc_needed(const Detection& detection) const override {
     const XgftShape& s = detection.xgft->shape;
-    return s.h == 2 ? ceil_log2(osrm2_groups(s.m[0], s.w[1], s.m[0]).zs) : ceil_log2(s.m[0]);
+    return s.h == 2 ? ceil_log2(osrm2_groups(s.m[0], up_slots(s, 1), s.m[1], s.m[0]).zs) : ceil_log2(s.m[0]);
   }
 
   Result<Routing> route(const RoutingInput& in) const override {

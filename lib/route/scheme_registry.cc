@@ -7,16 +7,21 @@
 #include <algorithm>
 #include <numeric>
 
+#include "route/label_routing.h"
 #include "route/schemes.h"
 
 namespace ftclos {
 namespace {
 
 // Below n^2 top switches nonblocking still routes, but Theorem 2 says no
-// single-path routing is nonblocking there: auto prefers OSRM's ratio.
+// single-path routing is nonblocking there: auto prefers OSRM's ratio. On a
+// 2-level PGFT the top switches are the w_2 p_2 up slots of a leaf.
 bool lacks_n_squared_tops(const Detection& detection) {
-  const FamilyMatch* clos2 = detection.find(Family::kClos2);
-  return !clos2 || clos2->param("m") < clos2->param("n") * clos2->param("n");
+  if (const FamilyMatch* clos2 = detection.find(Family::kClos2))
+    return clos2->param("m") < clos2->param("n") * clos2->param("n");
+  if (!detection.xgft || detection.xgft->shape.h != 2) return true;
+  const XgftShape& s = detection.xgft->shape;
+  return s.w[0] != 1 || s.p[0] != 1 || up_slots(s, 1) < s.m[0] * s.m[0];
 }
 
 // auto first, then the order people read them in. auto's preference:
@@ -38,26 +43,31 @@ constexpr SchemeEntry kSchemes[] = {
      .auto_preference = 4,
      .make = make_dmodk_scheme},
     {.name = "nonblocking",
-     .fabrics = "ftree(n+m, r) with m >= n^2 (names Theorem 2 otherwise), recursive 3-level",
+     .fabrics = "ftree(n+m, r) with m >= n^2 (names Theorem 2 otherwise), recursive 3-level, "
+                "PGFT (parallel cables: more top switches)",
      .lmc = "ceil(log2 n) per level",
      .path_bits = "local index on the leaf",
-     .guarantee = "nonblocking for every permutation (Yuan, Theorem 3)",
+     .guarantee = "nonblocking for every permutation (Yuan, Theorem 3) where each level has n^2 up slots (w p) "
+                  "and only the top parallel cables",
      .auto_preference = 2,
      .auto_skips = lacks_n_squared_tops,
-     .auto_tries_where = "m >= n^2",
+     .auto_tries_where = "m >= n^2 (2-level PGFT: w2 p2 >= n^2)",
      .make = make_nonblocking_scheme},
     {.name = "osrm",
-     .fabrics = "FT(m,2) / 2-level Clos (ratio sqrt(m/2)), FT(m,3) (ratio m/2)",
+     .fabrics = "FT(m,2), 2-level Clos and PGFT (ratio sqrt(m/2) on FT(m,2)), FT(m,3) (ratio m/2)",
      .lmc = "ceil(log2 groups)",
      .path_bits = "source group",
-     .guarantee = "optimal oblivious single-path ratio (Yuan et al., OSRM2/OSRM3)",
+     .guarantee = "optimal oblivious single-path ratio (Yuan et al., OSRM2/OSRM3); 2-level PGFT (w2 p2 top "
+                  "switches, R leaves): contention <= max(min(N_s, (R-1) N_d), min(N_d, (R-1) N_s)) for its groups",
      .auto_preference = 3,
      .make = make_osrm_scheme},
     {.name = "mlid",
-     .fabrics = "FT(m,n), PGFT",
-     .lmc = "log2((m/2)^(n-1))",
+     .fabrics = "FT(m,n), PGFT (parallel cables: more up slots)",
+     .lmc = "log2 of prod min(m_l, w_{l+1} p_{l+1}): (m/2)^(n-1) on FT(m,n)",
      .path_bits = "position under the top",
-     .guarantee = "Lin/Chung/Huang baseline: m/2 on FT(m,2), m-1 on FT(m,3)",
+     .guarantee = "Lin/Chung/Huang baseline: m/2 on FT(m,2), m-1 on FT(m,3); 2-level PGFT: contention <= "
+                  "max(min(ceil(n/r), (R-1) ceil(n/q)), min(ceil(n/q), (R-1) ceil(n/r))), r = min(n, w2 p2, "
+                  "2^lmc), q = w2 p2 / r",
      .make = make_mlid_scheme},
     {.name = "multipath",
      .fabrics = "any folded Clos",

@@ -7,6 +7,7 @@
 #include <map>
 #include <string>
 
+#include "audit/audit.h"
 #include "audit/path_trace.h"
 #include "detect/levels.h"
 
@@ -260,6 +261,12 @@ int busiest_channel(const std::vector<ChannelUse>& uses) {
   int busiest = 0;
   for (const ChannelUse& use : uses) busiest = std::max(busiest, std::min(use.sources, use.destinations));
   return busiest;
+}
+
+double exact_worst_case(const Routed& routed) {
+  const AuditInput input{routed.fabric, routed.detection.levels, routed.lids, routed.routing.lfts,
+                         {OffsetChoice::Mode::kPathBits, 0, routed.routing.path_bits}, routed.routing.dest_sl};
+  return worst_case_contention(input).worst_case;
 }
 
 bool notes_mention(const Routing& routing, const std::string& text) {

@@ -67,6 +67,10 @@ std::vector<ChannelUse> channel_uses(const Routed& routed);
 /// X sources or to at most X destinations.
 int busiest_channel(const std::vector<ChannelUse>& uses);
 
+/// The auditor's exact worst-case contention of the routing, every source on
+/// its path bits: the largest maximum matching of a channel's pairs.
+double exact_worst_case(const Routed& routed);
+
 /// Whether some note of the routing contains `text`.
 bool notes_mention(const Routing& routing, const std::string& text);
 

@@ -112,5 +112,73 @@ TEST(Mlid, RoutesPgft) {
   expect_routes_everything(routed);
 }
 
+// ---- 2-level PGFTs: parallel cables, oversubscribed leaves ----
+
+struct PgftCase {
+  std::string name;
+  PgftParams params;
+};
+
+const PgftCase kTwoLevelPgfts[] = {
+    {"edr_24x4_2spines_6cables", {{24, 4}, {1, 2}, {1, 6}}},  // issue #12's cluster, 2:1
+    {"pgft_6x8_2spines_3cables", {{6, 8}, {1, 2}, {1, 3}}},
+    {"pgft_8x6_2spines_2cables", {{8, 6}, {1, 2}, {1, 2}}},
+    {"pgft_9x10_3spines_1cable", {{9, 10}, {1, 3}, {1, 1}}},
+    {"pgft_4x5_3spines_2cables", {{4, 5}, {1, 3}, {1, 2}}},
+};
+
+// scheme_mlid.cc's two-level bound, derived again: r = min(n, w2 p2, 2^lmc)
+// source digits, q = floor(w2 p2 / r) destination digits; an up channel
+// carries <= ceil(n/r) sources or ceil(n/q) destinations, a down
+// channel <= ceil(n/q) destinations or ceil(n/r) sources.
+int mlid_derived_bound(const PgftParams& p, int lmc) {
+  const int n = p.m[0], leaves = p.m[1], slots = p.w[1] * p.p[1];
+  const int r = std::min({n, slots, 1 << lmc}), q = slots / r;
+  const int sources = (n + r - 1) / r, destinations = (n + q - 1) / q;
+  return std::max(std::min(sources, (leaves - 1) * destinations), std::min(destinations, (leaves - 1) * sources));
+}
+
+class MlidPgft : public ::testing::TestWithParam<std::tuple<PgftCase, int>> {};
+
+TEST_P(MlidPgft, KeepsTheDerivedBound) {
+  const auto& [pgft, lmc] = GetParam();
+  const Routed routed = mlid(generated(generate_pgft(pgft.params)), lmc);
+  ASSERT_TRUE(routed.status.ok()) << routed.status.message();
+  expect_routes_everything(routed);
+  const int bound = mlid_derived_bound(pgft.params, lmc);
+  EXPECT_TRUE(notes_mention(routed.routing, "worst-case contention <= " + std::to_string(bound)));
+  EXPECT_LE(busiest_channel(channel_uses(routed)), bound);
+  EXPECT_LE(exact_worst_case(routed), bound);
+}
+
+INSTANTIATE_TEST_SUITE_P(Pgft, MlidPgft,
+                         ::testing::Combine(::testing::ValuesIn(kTwoLevelPgfts), ::testing::Values(0, 1, 2, 4)),
+                         [](const auto& info) {
+                           return std::get<0>(info.param).name + "_lmc" + std::to_string(std::get<1>(info.param));
+                         });
+
+// The LMC a PGFT needs counts parallel cables as up slots: min(m_l, w_{l+1}
+// p_{l+1}) values per level, min(3, 2*2) x min(4, 3*1) = 9 classes on
+// PGFT(3; 3,4,2; 1,2,3; 1,2,1): LMC 4.
+TEST(Mlid, ThreeLevelPgftWithParallelCables) {
+  const Routed routed = mlid(generated(generate_pgft({{3, 4, 2}, {1, 2, 3}, {1, 2, 1}})), 4);
+  ASSERT_TRUE(routed.status.ok()) << routed.status.message();
+  EXPECT_EQ(routed.routing.lmc_needed, 4);
+  expect_routes_everything(routed);
+}
+
+// Three failed cables of a PGFT with parallel cables: entries on them move,
+// every pair still goes a shortest up/down way.
+TEST(Mlid, DegradedPgftWithParallelCablesStillRoutesEveryPair) {
+  for (uint64_t seed : {1u, 2u, 3u}) {
+    Fabric fabric = generated(generate_pgft({{24, 4}, {1, 2}, {1, 6}}));
+    ASSERT_TRUE(degrade(fabric, {3, -1, seed}).ok());
+    const Routed routed = mlid(std::move(fabric), 2);
+    ASSERT_TRUE(routed.status.ok()) << routed.status.message();
+    EXPECT_GT(routed.routing.rerouted, 0);
+    expect_routes_everything(routed);
+  }
+}
+
 }  // namespace
 }  // namespace ftclos

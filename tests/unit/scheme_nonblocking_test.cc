@@ -137,5 +137,81 @@ TEST(Nonblocking, RefusesFabricsWithoutTreeLabels) {
   EXPECT_FALSE(routed.status.ok());
 }
 
+// ---- 2-level PGFTs: parallel cables as extra top switches ----
+
+struct PgftCase {
+  std::string name;
+  PgftParams params;
+};
+
+class NonblockingPgft : public ::testing::TestWithParam<PgftCase> {};
+
+// With w2 p2 >= n^2 up slots per leaf, slot (i*n + j) mod (w2 p2) is a top
+// switch of its own (an up and a down channel nobody else uses), so Theorem
+// 3 holds as on ftree(n+n^2, r): the auditor finds worst case 1 for every
+// permutation, at LMC ceil(log2 n).
+TEST_P(NonblockingPgft, ParallelCablesKeepTheorem3) {
+  const PgftParams& p = GetParam().params;
+  const int n = p.m[0];
+  ASSERT_GE(p.w[1] * p.p[1], n * n);
+  int lmc = 0;
+  while ((1 << lmc) < n) ++lmc;
+  const Routed routed = nonblocking(generated(generate_pgft(p)), lmc);
+  ASSERT_TRUE(routed.status.ok()) << routed.status.message();
+  EXPECT_EQ(routed.routing.lmc_needed, lmc);
+  EXPECT_TRUE(notes_mention(routed.routing, "Lemma 1"));
+  expect_routes_everything(routed);
+  EXPECT_EQ(busiest_channel(channel_uses(routed)), 1);
+  EXPECT_EQ(exact_worst_case(routed), 1);
+}
+
+INSTANTIATE_TEST_SUITE_P(Pgft, NonblockingPgft,
+                         ::testing::Values(PgftCase{"n3_3spines_3cables", {{3, 10}, {1, 3}, {1, 3}}},
+                                           PgftCase{"n2_2spines_2cables", {{2, 8}, {1, 2}, {1, 2}}},
+                                           PgftCase{"n2_1spine_4cables", {{2, 5}, {1, 1}, {1, 4}}},
+                                           PgftCase{"n3_2spines_5cables", {{3, 6}, {1, 2}, {1, 5}}}),
+                         [](const auto& info) { return info.param.name; });
+
+// Oversubscribed leaves (4 leaves of 24 hosts, 12 up slots): routed, every
+// pair delivered, and the oversubscription named instead of a guarantee.
+TEST(Nonblocking, OversubscribedPgftIsRoutedWithTheReasonNoted) {
+  const Routed routed = nonblocking(generated(generate_pgft({{24, 4}, {1, 2}, {1, 6}})), 2);
+  ASSERT_TRUE(routed.status.ok()) << routed.status.message();
+  EXPECT_TRUE(notes_mention(routed.routing, "level 1 has 12 up slots for 24 hosts below each switch: oversubscribed"));
+  EXPECT_FALSE(notes_mention(routed.routing, "Lemma 1"));
+  expect_routes_everything(routed);
+}
+
+// Three levels: parallel cables into the top are top switches as on two
+// levels, so the recursive network with 2 x 2 cables per level-2 switch
+// instead of 4 tops is still nonblocking. Parallel cables into level 2
+// merge two leaf slots into one level-2 switch, whose up channels then
+// carry two sources of a leaf: no guarantee, and the note says why.
+TEST(Nonblocking, ThreeLevelsKeepTheorem3OnlyWithParallelCablesIntoTheTop) {
+  const Routed top = nonblocking(generated(generate_pgft({{2, 2, 6}, {1, 4, 2}, {1, 1, 2}})), 2);
+  ASSERT_TRUE(top.status.ok()) << top.status.message();
+  EXPECT_TRUE(notes_mention(top.routing, "Lemma 1"));
+  expect_routes_everything(top);
+  EXPECT_EQ(exact_worst_case(top), 1);
+  const Routed middle = nonblocking(generated(generate_pgft({{2, 2, 6}, {1, 2, 4}, {1, 2, 1}})), 2);
+  ASSERT_TRUE(middle.status.ok()) << middle.status.message();
+  EXPECT_FALSE(notes_mention(middle.routing, "Lemma 1"));
+  EXPECT_TRUE(notes_mention(middle.routing, "parallel cables into level 2"));
+  expect_routes_everything(middle);
+}
+
+// Three failed cables of a PGFT with parallel cables: entries on them move,
+// every pair still goes a shortest up/down way.
+TEST(Nonblocking, DegradedPgftWithParallelCablesStillRoutesEveryPair) {
+  for (uint64_t seed : {1u, 2u, 3u}) {
+    Fabric fabric = generated(generate_pgft({{24, 4}, {1, 2}, {1, 6}}));
+    ASSERT_TRUE(degrade(fabric, {3, -1, seed}).ok());
+    const Routed routed = nonblocking(std::move(fabric), 2);
+    ASSERT_TRUE(routed.status.ok()) << routed.status.message();
+    EXPECT_GT(routed.routing.rerouted, 0);
+    expect_routes_everything(routed);
+  }
+}
+
 }  // namespace
 }  // namespace ftclos

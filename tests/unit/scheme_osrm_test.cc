@@ -155,6 +155,108 @@ INSTANTIATE_TEST_SUITE_P(Yuan, OsrmDegraded,
                            return std::get<0>(info.param).name + "_" + std::to_string(std::get<1>(info.param));
                          });
 
+// ---- OSRM2 on 2-level PGFTs: parallel cables, oversubscribed leaves ----
+
+struct PgftCase {
+  std::string name;
+  PgftParams params;
+};
+
+// 4 leaves of 24 hosts, 2 spines, 6 cables per leaf-spine pair: 36-port EDR
+// switches at 2:1 (the cluster of issue #12).
+const PgftParams kEdrLike{{24, 4}, {1, 2}, {1, 6}};
+
+const PgftCase kTwoLevelPgfts[] = {
+    {"edr_24x4_2spines_6cables", kEdrLike},
+    {"pgft_6x8_2spines_3cables", {{6, 8}, {1, 2}, {1, 3}}},   // nonblocking leaves, parallel cables
+    {"pgft_8x6_2spines_2cables", {{8, 6}, {1, 2}, {1, 2}}},   // 2:1
+    {"pgft_9x10_3spines_1cable", {{9, 10}, {1, 3}, {1, 1}}},  // 3:1, single cables
+    {"pgft_4x5_3spines_2cables", {{4, 5}, {1, 3}, {1, 2}}},   // more slots than hosts
+};
+
+// The bound of scheme_osrm.cc's header, derived again here: with T = w2 p2
+// top slots, R leaves of n hosts and Z_s <= 2^lmc source groups, the best
+// split Z_s x floor(T/Z_s) bounds every channel by Lemma 9.
+int osrm2_derived_bound(const PgftParams& p, int lmc) {
+  const int n = p.m[0], leaves = p.m[1], slots = p.w[1] * p.p[1];
+  int best = n;
+  for (int zs = 1; zs <= std::min({n, slots, 1 << lmc}); ++zs) {
+    const int zd = std::min(n, slots / zs), ns = (n + zs - 1) / zs, nd = (n + zd - 1) / zd;
+    best = std::min(best, std::max(std::min(ns, (leaves - 1) * nd), std::min(nd, (leaves - 1) * ns)));
+  }
+  return best;
+}
+
+class OsrmPgft : public ::testing::TestWithParam<std::tuple<PgftCase, int>> {};
+
+// Parallel cables are extra top switches and leaves with fewer up slots than
+// hosts are routed too; every pair arrives, and the auditor's exact worst
+// case stays within the derived bound.
+TEST_P(OsrmPgft, KeepsTheDerivedBound) {
+  const auto& [pgft, lmc] = GetParam();
+  const Routed routed = osrm(generated(generate_pgft(pgft.params)), lmc);
+  ASSERT_TRUE(routed.status.ok()) << routed.status.message();
+  expect_routes_everything(routed);
+  const int bound = osrm2_derived_bound(pgft.params, lmc);
+  EXPECT_TRUE(notes_mention(routed.routing, "worst-case contention <= " + std::to_string(bound)));
+  EXPECT_LE(busiest_channel(channel_uses(routed)), bound);
+  EXPECT_LE(exact_worst_case(routed), bound);
+}
+
+INSTANTIATE_TEST_SUITE_P(Pgft, OsrmPgft,
+                         ::testing::Combine(::testing::ValuesIn(kTwoLevelPgfts), ::testing::Values(0, 1, 2, 3)),
+                         [](const auto& info) {
+                           return std::get<0>(info.param).name + "_lmc" + std::to_string(std::get<1>(info.param));
+                         });
+
+// On the EDR-like fabric no routing by LFTs beats 6 at LMC 2: 4 path-bit
+// values leave >= 6 hosts of a leaf on one value, and their 72 off-leaf
+// destinations take 12 up channels, >= 6 of them one channel: 6 x 6 pairs
+// there. OSRM reaches that floor (with destination groups only, LMC 0); the
+// other schemes stay at or above it.
+TEST(Osrm, EdrLikeReachesTheFloorOfLmc2) {
+  const int n = 24, hosts = 96, slots = 12, lids = 4;
+  const int least = std::min((n + lids - 1) / lids, (hosts - n + slots - 1) / slots);
+  const Routed routed = osrm(generated(generate_pgft(kEdrLike)), 2);
+  ASSERT_TRUE(routed.status.ok()) << routed.status.message();
+  EXPECT_EQ(routed.routing.lmc_needed, 0);
+  EXPECT_TRUE(notes_mention(routed.routing, "1 source groups of 24, 12 destination groups of 2"));
+  EXPECT_EQ(exact_worst_case(routed), least);
+  for (auto make : {make_dmodk_scheme, make_mlid_scheme, make_nonblocking_scheme}) {
+    const Routed other = route_fabric(*make(), generated(generate_pgft(kEdrLike)), 2);
+    ASSERT_TRUE(other.status.ok()) << other.status.message();
+    EXPECT_GE(exact_worst_case(other), least) << make()->name();
+  }
+}
+
+// More leaves give dmodk more off-leaf destinations per up slot: on 8
+// leaves of 24 hosts with 4 spines and 3 cables each, dmodk's up channels
+// carry (192-24)/12 = 14 destinations from 24 sources, and OSRM2's 4 x 3
+// groups at LMC 2 stay within max(min(6, 7*8), min(8, 7*6)) = 8.
+TEST(Osrm, Lmc2BeatsDmodkOnEightOversubscribedLeaves) {
+  const PgftParams eight{{24, 8}, {1, 4}, {1, 3}};
+  const Routed routed = osrm(generated(generate_pgft(eight)), 2);
+  ASSERT_TRUE(routed.status.ok()) << routed.status.message();
+  const Routed dmodk = route_fabric(*make_dmodk_scheme(), generated(generate_pgft(eight)), 0);
+  ASSERT_TRUE(dmodk.status.ok()) << dmodk.status.message();
+  EXPECT_EQ(exact_worst_case(dmodk), 14);
+  EXPECT_LE(exact_worst_case(routed), osrm2_derived_bound(eight, 2));
+  EXPECT_LT(exact_worst_case(routed), exact_worst_case(dmodk));
+}
+
+// Three failed cables of a PGFT with parallel cables: entries on them move,
+// every pair still goes a shortest up/down way.
+TEST(Osrm, DegradedPgftWithParallelCablesStillRoutesEveryPair) {
+  for (uint64_t seed : {1u, 2u, 3u}) {
+    Fabric fabric = generated(generate_pgft(kEdrLike));
+    ASSERT_TRUE(degrade(fabric, {3, -1, seed}).ok());
+    const Routed routed = osrm(std::move(fabric), 2);
+    ASSERT_TRUE(routed.status.ok()) << routed.status.message();
+    EXPECT_GT(routed.routing.rerouted, 0);
+    expect_routes_everything(routed);
+  }
+}
+
 // OSRM2 and OSRM3 cover two levels and FT(m,3); a 4-level tree or a 3-level
 // k-ary tree is refused with the reason.
 TEST(Osrm, RefusesOtherTrees) {

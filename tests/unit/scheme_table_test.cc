@@ -12,6 +12,7 @@
 #include <string>
 
 #include "core/netfile.h"
+#include "gen/generate.h"
 #include "route/route_fabric.h"
 #include "route/scheme_registry.h"
 
@@ -136,6 +137,19 @@ TEST_P(AutoPicks, TheBestSchemeTheLmcAllows) {
     ASSERT_FALSE(routed->routing.notes.empty());
     const std::string& first_note = routed->routing.notes.front();
     EXPECT_EQ(first_note.substr(0, first_note.find(':')), "auto chose " + expected) << c.fabric << " at LMC " << lmc;
+  }
+}
+
+// Parallel cables count as top switches when auto weighs nonblocking: with
+// 3 spines of 3 cables, 9 >= 3^2 slots per leaf of 3 hosts, it is
+// nonblocking from LMC 2 (ceil(log2 3)), and auto takes it there.
+TEST(SchemeTable, AutoPicksNonblockingWhereParallelCablesGiveNSquaredSlots) {
+  Result<Fabric> fabric = generate_pgft({{3, 10}, {1, 3}, {1, 3}});
+  ASSERT_TRUE(fabric.ok()) << fabric.status().message();
+  for (int lmc = 0; lmc <= 3; ++lmc) {
+    Result<RoutedFabric> routed = route_fabric(*fabric, "auto", lmc);
+    ASSERT_TRUE(routed.ok()) << routed.status().message();
+    EXPECT_EQ(routed->routing.chosen, lmc >= 2 ? "nonblocking" : "dmodk") << "LMC " << lmc;
   }
 }
 

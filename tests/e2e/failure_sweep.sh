@@ -3,8 +3,9 @@
 # plugin per fabric (FT(8,3), clos2 3+9 r=10, MiKANT(3,3), RFC radix 8):
 # cut each switch-to-switch cable in turn (console `Unlink "A"[p]`), take
 # out each switch in turn (`Unlink "A"`: ibsim has no node down; this
-# removes every cable of the switch), SIGHUP OpenSM and wait for the heavy
-# sweep, then read back what the switches hold (ibnetdiscover: the degraded
+# removes every cable of the switch), wait for the heavy sweep that the
+# switches' traps cause (or a SIGHUP, when OpenSM ignores them as noisy),
+# then read back what the switches hold (ibnetdiscover: the degraded
 # topology, so CAs cut off entirely are not in it; dump_lfts: the LFTs) and
 # audit it: every CA pair still cabled together must be reachable, with
 # 0 loops and 0 credit loops. Entries that changed against the state before
@@ -234,7 +235,7 @@ print(f"{name}: {states} states swept and audited, {sound} sound; "
       f"(not {leaf}, OpenSM's own leaf); {len(fallbacks)} sweeps not routed by ftclos"
       + (f" ({', '.join(sorted({r['kind'] + ' ' + r['element'] + ' ' + r['phase'] + ': ' + r['engine'] for r in fallbacks})[:3])})" if fallbacks else "")
       + f"; {errors} ftclos ERR lines; {osm_dumps} read-backs from opensm-lfts.dump; "
-      f"{nudges} sweeps needed a second SIGHUP")
+      f"{nudges} states needed a SIGHUP (their traps ignored as noisy)")
 for kind in ("cable", "switch", "burst"):
     cuts = [r for r in rows if r["kind"] == kind and r["phase"] == "cut"]
     if not cuts:

@@ -40,7 +40,8 @@ stop_opensm() {
 trap 'stop_opensm; cleanup_ibsims; [ -n "${FTCLOS_E2E_KEEP:-}" ] || rm -rf "$work"; rm -f "$PLUGIN_CHECK"' EXIT
 
 # start_opensm_daemon DIR SOCK HOST: opensm without -o for at most 120 s;
-# OSM_PID is `timeout`, which passes SIGHUP and SIGTERM on to opensm.
+# OSM_PID is `timeout`, which passes SIGTERM on to opensm; SIGHUP goes to
+# opensm itself (`timeout` passes on only the first SIGHUP it gets).
 start_opensm_daemon() {
   (cd "$1" && export IBSIM_SOCKNAME=$2 SIM_HOST=$3 LD_PRELOAD=$UMAD2SIM \
     LD_LIBRARY_PATH=$FTCLOS_PLUGIN_DIR OSM_CACHE_DIR=$1 OSM_TMP_DIR=$1 &&
@@ -94,7 +95,7 @@ link_failure() {
   up=$(grep -c "SUBNET UP" "$dir/osm.log")
   sim_console "Unlink \"$cut_node\"[$cut_port]"
   sleep 0.5
-  kill -HUP "$OSM_PID"
+  kill -HUP "$(pgrep -P "$OSM_PID" -x opensm)"
   wait_for "$dir" "ftclos tables configured" $((configured + 1)) 60 ||
     { echo "no second ftclos sweep after the Unlink: $(grep -E 'tables configured|ERR' "$dir/osm.log" | tail -3)"; return 1; }
   wait_for "$dir" "SUBNET UP" $((up + 1)) 30 || { echo "the subnet did not come up again"; return 1; }

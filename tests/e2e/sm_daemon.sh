@@ -1,10 +1,17 @@
 # Shared by failure_sweep.sh and long_run.sh (sourced; not a test of its
 # own): one OpenSM daemon with the osmftclos plugin on a console ibsim
 # (plugin_lib.sh), made to sweep by SIGHUP, and a wait for the sweep to end.
-# OSM_PID is `timeout`, which passes SIGHUP and SIGTERM on to opensm.
+# OSM_PID is `timeout`, which passes SIGTERM on to opensm; SIGHUP goes to
+# opensm itself (hup_opensm): `timeout` forwards the first SIGHUP to its
+# process group and then ignores SIGHUP (coreutils send_sig), so every
+# later one would be lost.
 # shellcheck shell=bash
 
 OSM_PID=
+
+hup_opensm() {
+  kill -HUP "$(pgrep -P "$OSM_PID" -x opensm)"
+}
 
 stop_opensm() {
   if [ -n "$OSM_PID" ]; then
@@ -41,16 +48,16 @@ CONF
 }
 
 # settle DIR FROM: waits until a heavy sweep ended (SUBNET UP) in the log
-# after byte FROM and the log then stayed quiet for 0.75 s (a trap and the
-# SIGHUP may cause two sweeps back to back). With no heavy sweep for 20 s it
-# sends SIGHUP again, counted in NUDGES. OpenSM 3.3.23 on ibsim sometimes
-# logs a trap and then does not sweep at all, through further SIGHUPs, until
-# the next change: after repeated traps from one switch (its own leaf, a
-# flapping port), with the plugin and with plain updn alike; OpenSM's trap
-# receiver ages repeated traps per source (osm_trap_rcv.c).
+# after byte FROM and the log then stayed quiet for 0.75 s (the traps of one
+# change may cause two sweeps back to back). The switches' traps make OpenSM
+# sweep; with no heavy sweep after 10 s it sends SIGHUP (a forced heavy
+# sweep), and again every 20 s, counted in NUDGES. OpenSM ignores a trap
+# that one switch port sent more than 10 times within its aging window
+# (osm_trap_rcv.c, "noisy" traps): OpenSM's own leaf switch and a flapping
+# port get there, and then only the SIGHUP sweeps.
 NUDGES=0
 settle() {
-  local log=$1/osm.log from=$2 deadline=$((SECONDS + 120)) nudge=$((SECONDS + 20)) size quiet=0
+  local log=$1/osm.log from=$2 deadline=$((SECONDS + 120)) nudge=$((SECONDS + 10)) size quiet=0
   while [ "$SECONDS" -lt "$deadline" ]; do
     kill -0 "$OSM_PID" 2>/dev/null || { echo "opensm died: $(tail -3 "$1/opensm.out")"; return 1; }
     if tail -c +"$from" "$log" 2>/dev/null | grep -aq "SUBNET UP"; then
@@ -64,7 +71,7 @@ settle() {
       fi
     else
       if [ "$SECONDS" -ge "$nudge" ]; then
-        kill -HUP "$OSM_PID"
+        hup_opensm
         NUDGES=$((NUDGES + 1))
         nudge=$((SECONDS + 20))
       fi
@@ -78,14 +85,14 @@ settle() {
   return 1
 }
 
-# sweep_after DIR CONSOLE_CMD: the command on ibsim's console, then SIGHUP and settle.
+# sweep_after DIR CONSOLE_CMD: the command on ibsim's console, then settle.
+# No SIGHUP right away: a forced sweep that starts after the traps' sweep
+# has gone quiet could be read back half done.
 sweep_after() {
   local from
   from=$(($(stat -c %s "$1/osm.log") + 1))
   SWEEP_FROM=$from
   sim_console "$2"
-  sleep 0.5
-  kill -HUP "$OSM_PID"
   settle "$1" "$from"
 }
 

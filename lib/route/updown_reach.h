@@ -61,6 +61,20 @@ class UpDownReach {
   /// Whether the rule lets switch `at` send traffic for `exit` out of `port`.
   bool allows(int at, const Exit& exit, int port) const;
 
+  /// The switches a CA reaches, by ascending level, and a node's position
+  /// there (-1 for CAs and unreached switches).
+  const std::vector<int>& switches() const { return switches_; }
+  int index(int node) const { return index_[node]; }
+  /// The level at which switch `at` turns down toward `target` on a shortest
+  /// up/down path (its own level when it is above the target), -1 if none.
+  int turn_level(int at, int target) const {
+    const uint8_t t = turn(at, target);
+    return t == kNever ? -1 : t;
+  }
+  /// Hops from `at` to `target` over switch cables when some switch reaches
+  /// the target only by a detour; -1 otherwise.
+  int detour_distance(int target, int at) const { return detour_hops(target, at); }
+
  private:
   friend class BestPorts;
   static constexpr uint8_t kNever = 0xFF;

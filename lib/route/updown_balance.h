@@ -1,0 +1,35 @@
+// Up/down LFTs balanced by destination, after OpenSM's ftree
+// (osm_ucast_ftree.c: "route downgoing by going up", then "upgoing by going
+// down") generalized to any folded Clos the rule of route/updown_reach.h
+// covers: intact, degraded and random.
+//
+// Per destination LID, with target switch T:
+//  1. The main path climbs from T to the top, at each step through the
+//     parent whose down port toward the path carries the fewest
+//     destinations so far. So the down paths of a leaf's destinations spread
+//     over its parents and, above, over all top switches.
+//  2. Every switch below the main path that turns at the same level follows
+//     it: going down from the path, each child whose shortest up/down path
+//     turns where its parent's does routes up to that parent (over the
+//     least-loaded parallel cable). Traffic to one destination thus
+//     converges on one down path, as D-mod-k's does on an intact tree.
+//  3. Switches the path does not cover route up to the least-loaded parent
+//     that turns as low as they can, and the other switches above T down to
+//     the least-loaded child above T. Only entries that carry traffic from a
+//     CA count toward loads; the others rotate over their allowed ports.
+// Every entry is one the rule allows on a shortest up/down path (up, then
+// down: deadlock-free). Where no up/down path exists, switch LIDs and
+// attached hosts take a shortest detour (route/detour_layers.h gives those
+// SLs); compute hosts get kNoPath. Cost: O(ports) per target switch and
+// O(switches) per LID, in flat arrays reused across LIDs.
+#pragma once
+
+#include "route/routing.h"
+#include "route/updown_reach.h"
+
+namespace ftclos {
+
+/// Fills every switch's LFT (resized to every LID) for every LID.
+void balance_by_destination(const RoutingInput& input, const UpDownReach& reach, Lfts& lfts);
+
+}  // namespace ftclos

@@ -4,7 +4,6 @@
 #include <cstdint>
 #include <span>
 #include <tuple>
-#include <cstdlib>
 
 namespace ftclos {
 namespace {
@@ -48,7 +47,7 @@ class Balancer {
   void take(int i, int lid, const Edge& edge, bool counted);
   void fill_candidates(int t);
   void climb_main_path(int t, int lid);
-  void follow_main_path(int lid);
+  bool spread_from(int a, int lid);
   void route_the_rest(int t, int lid, bool detours, int rotation);
 
   const Fabric& fabric_;
@@ -58,7 +57,6 @@ class Balancer {
   std::vector<int> level_;        // by switch index
   std::vector<int> level_begin_;  // switch indices of level L: [level_begin_[L], level_begin_[L+1])
   int top_ = 0;
-  int slack_ = getenv("UD_SLACK") ? atoi(getenv("UD_SLACK")) : 1000;
   Adjacency up_, down_, any_;
   std::vector<int> port_base_;  // by switch index: offset of its port 0 in load_
   std::vector<int> load_;       // destinations per port, counted where they carry CA traffic
@@ -73,7 +71,11 @@ class Balancer {
   std::vector<int> on_path_;  // == stamp_: the main path or a switch following it
   std::vector<int> needed_;   // == stamp_: carries traffic from a CA below
   std::vector<uint8_t> choice_;
-  std::vector<std::vector<int>> following_;  // by level: switches on or following the main path
+  std::vector<int> main_;                // the main path, from T up
+  std::vector<int> frontier_, next_;     // spread_from, one level at a time
+  std::vector<int> ancestors_, by_use_;           // T's ancestors, lowest level first
+  int uncovered_at_start_ = 0;           // switches with CAs that route up toward T
+  int uncovered_ = 0;                    // of those, how many have no route yet
 };
 
 Balancer::Balancer(const RoutingInput& input, const UpDownReach& reach, Lfts& lfts)
@@ -113,7 +115,6 @@ Balancer::Balancer(const RoutingInput& input, const UpDownReach& reach, Lfts& lf
   needed_.assign(n, 0);
   through_.assign(n, 0);
   choice_.assign(n, 0);
-  following_.resize(top_ + 1);
 }
 
 const Edge* Balancer::least_loaded(int i, std::span<const Edge> edges) const {
@@ -136,7 +137,11 @@ void Balancer::fill_candidates(int t) {
   for (int i = 0; i < n; ++i) turn_[i] = reach_.turn_level(sw_[i], sw_[t]);
   allowed_.begin.assign(1, 0);
   allowed_.edges.clear();
+  ancestors_.clear();
+  uncovered_at_start_ = 0;
   for (int i = 0; i < n; ++i) {
+    if (i != t && turn_[i] == level_[i]) ancestors_.push_back(i);
+    if (turn_[i] >= 0 && turn_[i] != level_[i]) uncovered_at_start_ += has_ca_[i];
     if (i == t) {
     } else if (turn_[i] == level_[i]) {
       for (const Edge& edge : down_.of(i))
@@ -152,12 +157,12 @@ void Balancer::fill_candidates(int t) {
   }
 }
 
-// Step 1: from T to the top through the parent with the least-loaded down
-// port toward the path (every parent of a switch above T is above T).
+// Step 1: from T to the top through the parent whose down port toward the
+// path carries the fewest destinations, then the fewest main paths through
+// it (every parent of a switch above T is above T).
 void Balancer::climb_main_path(int t, int lid) {
-  for (auto& list : following_) list.clear();
+  main_.assign(1, t);
   on_path_[t] = stamp_;
-  following_[level_[t]].push_back(t);
   for (int cur = t; !up_.of(cur).empty();) {
     const Edge* best = nullptr;
     auto key = [&](const Edge& e) { return std::pair(load(e.peer, e.peer_port), through_[e.peer]); };
@@ -167,62 +172,80 @@ void Balancer::climb_main_path(int t, int lid) {
     ++through_[parent];
     take(parent, lid, {cur, best->peer_port, best->port}, true);
     on_path_[parent] = stamp_;
-    following_[level_[parent]].push_back(parent);
+    main_.push_back(parent);
     cur = parent;
   }
 }
 
-// Step 2: top-down, children turning where a switch on the path turns route
-// up to it; of several such parents, over the least-loaded port.
-void Balancer::follow_main_path(int lid) {
-  for (int l = top_; l >= 2; --l) {
-    const size_t first_new = following_[l - 1].size();
-    for (int parent : following_[l]) {
+// Step 2: going down from switch `a` (above T, routed), every child that
+// turns where its parent does and has no route yet routes up to it, over the
+// least-loaded cable of its parents there. Returns whether `a` took any.
+bool Balancer::spread_from(int a, int lid) {
+  frontier_.assign(1, a);
+  bool took = false;
+  for (int l = level_[a]; l >= 2 && !frontier_.empty(); --l) {
+    next_.clear();
+    for (int parent : frontier_) {
       for (const Edge& edge : down_.of(parent)) {
         const int child = edge.peer;
         if (turn_[child] != turn_[parent] || (on_path_[child] == stamp_ && choice_[child] == 0)) continue;
         if (on_path_[child] != stamp_) {
           on_path_[child] = stamp_;
           choice_[child] = edge.peer_port;
-          following_[l - 1].push_back(child);
+          next_.push_back(child);
         } else if (load(child, edge.peer_port) < load(child, choice_[child])) {
           choice_[child] = edge.peer_port;
         }
       }
     }
-    for (size_t k = first_new; k < following_[l - 1].size(); ++k) {
-      const int child = following_[l - 1][k];
-      const Edge* best = least_loaded(child, allowed_.of(child));
-      if (load(child, best->port) + slack_ < load(child, choice_[child])) {
-        choice_[child] = best->port;
-        needed_[best->peer] = stamp_;
-      }
-      entry(child, lid) = choice_[child];
-      ++load_[port_base_[child] + choice_[child]];
+    for (int child : next_) {
+      take(child, lid, {0, choice_[child], 0}, true);
       choice_[child] = 0;  // settled: later parents leave it alone
+      uncovered_ -= has_ca_[child];
     }
+    took = took || !next_.empty();
+    frontier_.swap(next_);
   }
+  return took;
 }
 
-// Step 3: the switches off the path. Below T's ancestors bottom-up (a
-// switch learns it is needed from the children that chose it), then T's
-// other ancestors top-down, then detours.
+// Steps 2 and 3 as ftree orders them: the main path spreads first, from the
+// top; then T's other ancestors, lowest level first, until every switch
+// with CAs has a route; what is left routes to its least-loaded allowed
+// port (below T's ancestors bottom-up: a switch learns it is needed from
+// the children that chose it), then T's other ancestors, then detours.
 void Balancer::route_the_rest(int t, int lid, bool detours, int rotation) {
-  auto route = [&](int i) {
+  uncovered_ = uncovered_at_start_;
+  for (auto it = main_.rbegin(); it != main_.rend(); ++it) spread_from(*it, lid);
+  // T's other ancestors, level by level from T up, the least used first.
+  for (size_t k = 0; k < ancestors_.size() && uncovered_ > 0;) {
+    size_t end = k;
+    while (end < ancestors_.size() && level_[ancestors_[end]] == level_[ancestors_[k]]) ++end;
+    by_use_.assign(ancestors_.begin() + k, ancestors_.begin() + end);
+    std::ranges::sort(by_use_, {}, [&](int a) { return through_[a]; });
+    for (int a : by_use_) {
+      if (uncovered_ == 0) break;
+      if (on_path_[a] == stamp_ || !spread_from(a, lid)) continue;
+      needed_[a] = stamp_;
+      ++through_[a];
+    }
+    k = end;
+  }
+  auto route = [&](int i, bool needed) {
     const std::span<const Edge> allowed = allowed_.of(i);
     if (allowed.empty()) return;
-    const bool needed = needed_[i] == stamp_ || has_ca_[i] || turn_[i] < 0;  // detours always count
     const Edge& edge = needed ? *least_loaded(i, allowed) : allowed[rotation % allowed.size()];
     take(i, lid, edge, needed);
     if (needed) needed_[edge.peer] = stamp_;
   };
-  for (int i = 0; i < static_cast<int>(sw_.size()); ++i)
-    if (i != t && on_path_[i] != stamp_ && turn_[i] >= 0 && turn_[i] != level_[i]) route(i);
-  for (int i = static_cast<int>(sw_.size()) - 1; i >= 0; --i)
-    if (i != t && on_path_[i] != stamp_ && turn_[i] == level_[i]) route(i);
+  const int n = static_cast<int>(sw_.size());
+  for (int i = 0; i < n; ++i)
+    if (on_path_[i] != stamp_ && turn_[i] >= 0 && turn_[i] != level_[i]) route(i, needed_[i] == stamp_ || has_ca_[i]);
+  for (int i = n - 1; i >= 0; --i)
+    if (i != t && on_path_[i] != stamp_ && turn_[i] == level_[i]) route(i, needed_[i] == stamp_ || has_ca_[i]);
   if (!detours) return;
-  for (int i = 0; i < static_cast<int>(sw_.size()); ++i)
-    if (turn_[i] < 0) route(i);
+  for (int i = 0; i < n; ++i)
+    if (turn_[i] < 0) route(i, true);
 }
 
 void Balancer::route_target(int t, std::span<const Dest> dests) {
@@ -232,7 +255,6 @@ void Balancer::route_target(int t, std::span<const Dest> dests) {
     ++stamp_;
     entry(t, dest.lid) = dest.port;
     climb_main_path(t, dest.lid);
-    follow_main_path(dest.lid);
     route_the_rest(t, dest.lid, dest.may_detour, rotation++);
   }
 }

@@ -38,17 +38,22 @@ class Balancer {
   Balancer(const RoutingInput& input, const UpDownReach& reach, Lfts& lfts);
   // Routes `dests`, all with the exit target of switch index t.
   void route_target(int t, std::span<const Dest> dests);
+  // Copies the entries into the LFTs.
+  void write_lfts();
 
  private:
   int load(int i, uint8_t port) const { return load_[port_base_[i] + port]; }
-  uint8_t& entry(int i, int lid) { return lfts_.port[sw_[i]][lid]; }
+  uint8_t& entry(int i, int lid) { return by_lid_[static_cast<size_t>(lid) * sw_.size() + i]; }
   // The edge of `edges` whose port at switch i carries the least load.
   const Edge* least_loaded(int i, std::span<const Edge> edges) const;
   void take(int i, int lid, const Edge& edge, bool counted);
-  void fill_candidates(int t);
+  bool allows(int i, const Edge& edge) const;
+  std::span<const Edge> allowed(int i);
+  const Edge* any_allowed(int i, int rotation, bool several);
+  void start_target(int t);
   void climb_main_path(int t, int lid);
   bool spread_from(int a, int lid);
-  void route_the_rest(int t, int lid, bool detours, int rotation);
+  void route_the_rest(int t, int lid, const Dest& dest, int rotation, bool several);
 
   const Fabric& fabric_;
   const UpDownReach& reach_;
@@ -59,13 +64,20 @@ class Balancer {
   int top_ = 0;
   Adjacency up_, down_, any_;
   std::vector<int> port_base_;  // by switch index: offset of its port 0 in load_
+  // The entries by LID, then switch index: routing one LID writes one
+  // contiguous row (rows per switch would take a cache miss per entry).
+  std::vector<uint8_t> by_lid_;
   std::vector<int> load_;       // destinations per port, counted where they carry CA traffic
   std::vector<uint8_t> has_ca_;
   std::vector<int> through_;  // by switch index: main paths through it
-  // Per target: turning level of every switch (-1: none) and the ports the
-  // rule allows toward it on shortest paths (detours where it has none).
+  // Per target: turning level of every switch (-1: none), detour hops
+  // (empty: no detours), and the edges the rule allows toward it, by switch
+  // in the slots of any_ (worked out when first asked for, stamped).
   std::vector<int> turn_;
-  Adjacency allowed_;
+  std::span<const int> hops_;
+  int target_stamp_ = 0;
+  std::vector<int> allowed_at_, allowed_count_;
+  std::vector<Edge> allowed_;
   // Per LID, stamped so nothing is cleared between LIDs.
   int stamp_ = 0;
   std::vector<int> on_path_;  // == stamp_: the main path or a switch following it
@@ -110,6 +122,10 @@ Balancer::Balancer(const RoutingInput& input, const UpDownReach& reach, Lfts& lf
     any_.begin.push_back(static_cast<int>(any_.edges.size()));
   }
   load_.assign(ports, 0);
+  by_lid_.assign(static_cast<size_t>(input.lids.max_lid + 1) * n, kNoPath);
+  allowed_.resize(any_.edges.size());
+  allowed_at_.assign(n, 0);
+  allowed_count_.assign(n, 0);
   turn_.resize(n);
   on_path_.assign(n, 0);
   needed_.assign(n, 0);
@@ -132,28 +148,50 @@ void Balancer::take(int i, int lid, const Edge& edge, bool counted) {
 // The rule of updown_reach.h read per target: above it, down to a child
 // above it; below, up to a parent turning at the same level; with no
 // up/down path, one hop closer over any cable.
-void Balancer::fill_candidates(int t) {
+bool Balancer::allows(int i, const Edge& edge) const {
+  const int j = edge.peer;
+  if (turn_[i] == level_[i]) return level_[j] == level_[i] - 1 && turn_[j] == level_[j];
+  if (turn_[i] >= 0) return level_[j] == level_[i] + 1 && turn_[j] == turn_[i];
+  return !hops_.empty() && hops_[i] > 0 && hops_[j] == hops_[i] - 1;
+}
+
+// The allowed edges of switch i toward the current target, worked out once
+// per target into i's slot of allowed_.
+std::span<const Edge> Balancer::allowed(int i) {
+  Edge* slot = allowed_.data() + any_.begin[i];
+  if (allowed_at_[i] != target_stamp_) {
+    allowed_at_[i] = target_stamp_;
+    int count = 0;
+    for (const Edge& edge : any_.of(i))
+      if (allows(i, edge)) slot[count++] = edge;
+    allowed_count_[i] = count;
+  }
+  return {slot, static_cast<size_t>(allowed_count_[i])};
+}
+
+// An allowed edge for an entry that carries no CA traffic: rotating over
+// them where the target has several LIDs, else the first (cheaper than
+// working them all out for a switch LID).
+const Edge* Balancer::any_allowed(int i, int rotation, bool several) {
+  if (several || allowed_at_[i] == target_stamp_) {
+    const std::span<const Edge> edges = allowed(i);
+    return edges.empty() ? nullptr : &edges[rotation % edges.size()];
+  }
+  for (const Edge& edge : any_.of(i))
+    if (allows(i, edge)) return &edge;
+  return nullptr;
+}
+
+void Balancer::start_target(int t) {
   const int n = static_cast<int>(sw_.size());
-  for (int i = 0; i < n; ++i) turn_[i] = reach_.turn_level(sw_[i], sw_[t]);
-  allowed_.begin.assign(1, 0);
-  allowed_.edges.clear();
+  ++target_stamp_;
+  hops_ = reach_.detour_hops_of(sw_[t]);
   ancestors_.clear();
   uncovered_at_start_ = 0;
   for (int i = 0; i < n; ++i) {
+    turn_[i] = reach_.turn_level(sw_[i], sw_[t]);
     if (i != t && turn_[i] == level_[i]) ancestors_.push_back(i);
     if (turn_[i] >= 0 && turn_[i] != level_[i]) uncovered_at_start_ += has_ca_[i];
-    if (i == t) {
-    } else if (turn_[i] == level_[i]) {
-      for (const Edge& edge : down_.of(i))
-        if (turn_[edge.peer] == level_[edge.peer]) allowed_.edges.push_back(edge);
-    } else if (turn_[i] >= 0) {
-      for (const Edge& edge : up_.of(i))
-        if (turn_[edge.peer] == turn_[i]) allowed_.edges.push_back(edge);
-    } else if (const int hops = reach_.detour_distance(sw_[t], sw_[i]); hops > 0) {
-      for (const Edge& edge : any_.of(i))
-        if (reach_.detour_distance(sw_[t], sw_[edge.peer]) == hops - 1) allowed_.edges.push_back(edge);
-    }
-    allowed_.begin.push_back(static_cast<int>(allowed_.edges.size()));
   }
 }
 
@@ -214,7 +252,9 @@ bool Balancer::spread_from(int a, int lid) {
 // with CAs has a route; what is left routes to its least-loaded allowed
 // port (below T's ancestors bottom-up: a switch learns it is needed from
 // the children that chose it), then T's other ancestors, then detours.
-void Balancer::route_the_rest(int t, int lid, bool detours, int rotation) {
+void Balancer::route_the_rest(int t, int lid, const Dest& dest, int rotation, bool several) {
+  const bool detours = dest.may_detour;
+  const bool count_detours = dest.port != 0;  // attached hosts; switch LIDs carry management traffic only
   uncovered_ = uncovered_at_start_;
   for (auto it = main_.rbegin(); it != main_.rend(); ++it) spread_from(*it, lid);
   // T's other ancestors, level by level from T up, the least used first.
@@ -232,11 +272,15 @@ void Balancer::route_the_rest(int t, int lid, bool detours, int rotation) {
     k = end;
   }
   auto route = [&](int i, bool needed) {
-    const std::span<const Edge> allowed = allowed_.of(i);
-    if (allowed.empty()) return;
-    const Edge& edge = needed ? *least_loaded(i, allowed) : allowed[rotation % allowed.size()];
-    take(i, lid, edge, needed);
-    if (needed) needed_[edge.peer] = stamp_;
+    if (needed) {
+      const std::span<const Edge> edges = allowed(i);
+      if (edges.empty()) return;
+      const Edge& edge = *least_loaded(i, edges);
+      take(i, lid, edge, true);
+      needed_[edge.peer] = stamp_;
+    } else if (const Edge* edge = any_allowed(i, rotation, several)) {
+      take(i, lid, *edge, false);
+    }
   };
   const int n = static_cast<int>(sw_.size());
   for (int i = 0; i < n; ++i)
@@ -245,17 +289,23 @@ void Balancer::route_the_rest(int t, int lid, bool detours, int rotation) {
     if (i != t && on_path_[i] != stamp_ && turn_[i] == level_[i]) route(i, needed_[i] == stamp_ || has_ca_[i]);
   if (!detours) return;
   for (int i = 0; i < n; ++i)
-    if (turn_[i] < 0) route(i, true);
+    if (turn_[i] < 0) route(i, count_detours);
+}
+
+void Balancer::write_lfts() {
+  const size_t n = sw_.size();
+  for (size_t lid = 0; lid < by_lid_.size() / std::max<size_t>(n, 1); ++lid)
+    for (size_t i = 0; i < n; ++i) lfts_.port[sw_[i]][lid] = by_lid_[lid * n + i];
 }
 
 void Balancer::route_target(int t, std::span<const Dest> dests) {
-  fill_candidates(t);
+  start_target(t);
   int rotation = 0;
   for (const Dest& dest : dests) {
     ++stamp_;
     entry(t, dest.lid) = dest.port;
     climb_main_path(t, dest.lid);
-    route_the_rest(t, dest.lid, dest.may_detour, rotation++);
+    route_the_rest(t, dest.lid, dest, rotation++, dests.size() > 1);
   }
 }
 
@@ -290,6 +340,7 @@ void balance_by_destination(const RoutingInput& input, const UpDownReach& reach,
     balancer.route_target(std::get<1>(order[k]), group);
     group.clear();
   }
+  balancer.write_lfts();
 }
 
 }  // namespace ftclos

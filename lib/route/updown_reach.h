@@ -22,6 +22,7 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "core/fabric.h"
@@ -71,9 +72,9 @@ class UpDownReach {
     const uint8_t t = turn(at, target);
     return t == kNever ? -1 : t;
   }
-  /// Hops from `at` to `target` over switch cables when some switch reaches
-  /// the target only by a detour; -1 otherwise.
-  int detour_distance(int target, int at) const { return detour_hops(target, at); }
+  /// Hops to `target` over switch cables from every switch (by index; -1
+  /// unreachable) when some switch reaches it only by a detour; else empty.
+  std::span<const int> detour_hops_of(int target) const { return detour_[index_[target]]; }
 
  private:
   friend class BestPorts;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <span>
 #include <tuple>
 
@@ -35,81 +36,81 @@ struct Adjacency {
 
 class Balancer {
  public:
-  Balancer(const RoutingInput& input, const UpDownReach& reach, Lfts& lfts);
+  Balancer(const RoutingInput& input, const UpDownReach& reach);
   // Routes `dests`, all with the exit target of switch index t.
   void route_target(int t, std::span<const Dest> dests);
-  // Copies the entries into the LFTs.
-  void write_lfts();
+  // Copies the entries into `lfts`.
+  void write(Lfts& lfts) const;
 
  private:
   int load(int i, uint8_t port) const { return load_[port_base_[i] + port]; }
-  uint8_t& entry(int i, int lid) { return by_lid_[static_cast<size_t>(lid) * sw_.size() + i]; }
-  // The edge of `edges` whose port at switch i carries the least load.
+  uint8_t* row(int lid) { return &by_lid_[static_cast<size_t>(lid) * sw_.size()]; }
   const Edge* least_loaded(int i, std::span<const Edge> edges) const;
-  void take(int i, int lid, const Edge& edge, bool counted);
   bool allows(int i, const Edge& edge) const;
   std::span<const Edge> allowed(int i);
-  const Edge* any_allowed(int i, int rotation, bool several);
-  void start_target(int t);
-  void climb_main_path(int t, int lid);
-  bool spread_from(int a, int lid);
-  void route_the_rest(int t, int lid, const Dest& dest, int rotation, bool several);
+  void start_target(int t, bool may_detour);
+  void climb_main_path(int t, uint8_t* entries);
+  bool spread_from(int a, uint8_t* entries);
+  void spread(uint8_t* entries);
+  void need(int i);
+  void route_needed(uint8_t* entries, bool count_detours);
 
-  const Fabric& fabric_;
   const UpDownReach& reach_;
-  Lfts& lfts_;
   const std::vector<int>& sw_;
-  std::vector<int> level_;        // by switch index
-  std::vector<int> level_begin_;  // switch indices of level L: [level_begin_[L], level_begin_[L+1])
+  std::vector<int> level_;  // by switch index
   int top_ = 0;
   Adjacency up_, down_, any_;
+  std::vector<uint8_t> has_ca_;
   std::vector<int> port_base_;  // by switch index: offset of its port 0 in load_
+  std::vector<int> load_;       // destinations per port, counted where they carry CA traffic
+  std::vector<int> through_;    // by switch index: main and spreading paths through it
   // The entries by LID, then switch index: routing one LID writes one
   // contiguous row (rows per switch would take a cache miss per entry).
   std::vector<uint8_t> by_lid_;
-  std::vector<int> load_;       // destinations per port, counted where they carry CA traffic
-  std::vector<uint8_t> has_ca_;
-  std::vector<int> through_;  // by switch index: main paths through it
+
   // Per target: turning level of every switch (-1: none), detour hops
-  // (empty: no detours), and the edges the rule allows toward it, by switch
-  // in the slots of any_ (worked out when first asked for, stamped).
+  // (empty: no detours), the edges the rule allows, by switch in the slots
+  // of any_ (worked out when first asked for, stamped), and the entries of
+  // switches no CA traffic reaches: the first allowed port.
   std::vector<int> turn_;
   std::span<const int> hops_;
   int target_stamp_ = 0;
   std::vector<int> allowed_at_, allowed_count_;
   std::vector<Edge> allowed_;
+  std::vector<uint8_t> unused_row_;
+  std::vector<int> ancestors_;   // T's ancestors, lowest level first
+  std::vector<int> ca_below_;    // switches with CAs that route up toward T
+  std::vector<int> ca_above_;    // T's ancestors with CAs
+  std::vector<int> detouring_;   // switches that reach T only by a detour
+
   // Per LID, stamped so nothing is cleared between LIDs.
   int stamp_ = 0;
-  std::vector<int> on_path_;  // == stamp_: the main path or a switch following it
-  std::vector<int> needed_;   // == stamp_: carries traffic from a CA below
+  std::vector<int> on_path_;  // == stamp_: routed by spreading (or T)
+  std::vector<int> needed_;   // == stamp_: carries CA traffic, routed least-loaded
   std::vector<uint8_t> choice_;
-  std::vector<int> main_;                // the main path, from T up
-  std::vector<int> frontier_, next_;     // spread_from, one level at a time
-  std::vector<int> ancestors_, by_use_;           // T's ancestors, lowest level first
-  int uncovered_at_start_ = 0;           // switches with CAs that route up toward T
-  int uncovered_ = 0;                    // of those, how many have no route yet
+  std::vector<int> main_;             // the main path, from T up
+  std::vector<int> frontier_, next_;  // spread_from, one level at a time
+  std::vector<int> by_use_;
+  std::vector<std::vector<int>> needed_by_level_;
+  int uncovered_ = 0;  // of ca_below_, how many have no route yet
 };
 
-Balancer::Balancer(const RoutingInput& input, const UpDownReach& reach, Lfts& lfts)
-    : fabric_(input.fabric), reach_(reach), lfts_(lfts), sw_(reach.switches()) {
+Balancer::Balancer(const RoutingInput& input, const UpDownReach& reach) : reach_(reach), sw_(reach.switches()) {
   const int n = static_cast<int>(sw_.size());
-  const Levels& levels = input.detection.levels;
-  for (int x : sw_) level_.push_back(levels.of[x]);
+  const Fabric& fabric = input.fabric;
+  for (int x : sw_) level_.push_back(input.detection.levels.of[x]);
   top_ = n == 0 ? 0 : level_.back();
-  level_begin_.assign(top_ + 2, n);
-  for (int i = n - 1; i >= 0; --i) level_begin_[level_[i]] = i;
-  for (int l = top_; l >= 1; --l) level_begin_[l] = std::min(level_begin_[l], level_begin_[l + 1]);
   port_base_.resize(n);
   has_ca_.assign(n, 0);
   int ports = 0;
   for (int i = 0; i < n; ++i) {
-    const Node& node = fabric_.node(sw_[i]);
+    const Node& node = fabric.node(sw_[i]);
     port_base_[i] = ports;
     ports += node.num_ports + 1;
     for (int p = 1; p <= std::min(node.num_ports, kMaxPort); ++p) {
       const PortRef peer = node.ports[p].peer;
       if (!peer.valid()) continue;
-      if (!fabric_.node(peer.node).is_switch()) has_ca_[i] = 1;
+      if (!fabric.node(peer.node).is_switch()) has_ca_[i] = 1;
       const int j = reach_.index(peer.node);
       if (j < 0 || j == i || peer.port > kMaxPort) continue;
       const Edge edge{j, static_cast<uint8_t>(p), static_cast<uint8_t>(peer.port)};
@@ -122,27 +123,25 @@ Balancer::Balancer(const RoutingInput& input, const UpDownReach& reach, Lfts& lf
     any_.begin.push_back(static_cast<int>(any_.edges.size()));
   }
   load_.assign(ports, 0);
+  through_.assign(n, 0);
   by_lid_.assign(static_cast<size_t>(input.lids.max_lid + 1) * n, kNoPath);
+  turn_.resize(n);
   allowed_.resize(any_.edges.size());
   allowed_at_.assign(n, 0);
   allowed_count_.assign(n, 0);
-  turn_.resize(n);
+  unused_row_.resize(n);
   on_path_.assign(n, 0);
   needed_.assign(n, 0);
-  through_.assign(n, 0);
   choice_.assign(n, 0);
+  needed_by_level_.resize(top_ + 1);
 }
 
+// Ties go to the first edge: the lowest port.
 const Edge* Balancer::least_loaded(int i, std::span<const Edge> edges) const {
   const Edge* best = nullptr;
   for (const Edge& edge : edges)
     if (best == nullptr || load(i, edge.port) < load(i, best->port)) best = &edge;
   return best;
-}
-
-void Balancer::take(int i, int lid, const Edge& edge, bool counted) {
-  entry(i, lid) = edge.port;
-  if (counted) ++load_[port_base_[i] + edge.port];
 }
 
 // The rule of updown_reach.h read per target: above it, down to a child
@@ -155,8 +154,6 @@ bool Balancer::allows(int i, const Edge& edge) const {
   return !hops_.empty() && hops_[i] > 0 && hops_[j] == hops_[i] - 1;
 }
 
-// The allowed edges of switch i toward the current target, worked out once
-// per target into i's slot of allowed_.
 std::span<const Edge> Balancer::allowed(int i) {
   Edge* slot = allowed_.data() + any_.begin[i];
   if (allowed_at_[i] != target_stamp_) {
@@ -169,36 +166,40 @@ std::span<const Edge> Balancer::allowed(int i) {
   return {slot, static_cast<size_t>(allowed_count_[i])};
 }
 
-// An allowed edge for an entry that carries no CA traffic: rotating over
-// them where the target has several LIDs, else the first (cheaper than
-// working them all out for a switch LID).
-const Edge* Balancer::any_allowed(int i, int rotation, bool several) {
-  if (several || allowed_at_[i] == target_stamp_) {
-    const std::span<const Edge> edges = allowed(i);
-    return edges.empty() ? nullptr : &edges[rotation % edges.size()];
-  }
-  for (const Edge& edge : any_.of(i))
-    if (allows(i, edge)) return &edge;
-  return nullptr;
-}
-
-void Balancer::start_target(int t) {
+void Balancer::start_target(int t, bool may_detour) {
   const int n = static_cast<int>(sw_.size());
   ++target_stamp_;
   hops_ = reach_.detour_hops_of(sw_[t]);
   ancestors_.clear();
-  uncovered_at_start_ = 0;
+  ca_below_.clear();
+  ca_above_.clear();
+  detouring_.clear();
+  for (int i = 0; i < n; ++i) turn_[i] = reach_.turn_level(sw_[i], sw_[t]);
   for (int i = 0; i < n; ++i) {
-    turn_[i] = reach_.turn_level(sw_[i], sw_[t]);
-    if (i != t && turn_[i] == level_[i]) ancestors_.push_back(i);
-    if (turn_[i] >= 0 && turn_[i] != level_[i]) uncovered_at_start_ += has_ca_[i];
+    unused_row_[i] = kNoPath;
+    if (i == t) continue;
+    if (turn_[i] == level_[i]) {
+      ancestors_.push_back(i);
+      if (has_ca_[i]) ca_above_.push_back(i);
+    } else if (turn_[i] >= 0) {
+      if (has_ca_[i]) ca_below_.push_back(i);
+    } else if (may_detour) {
+      detouring_.push_back(i);
+    } else {
+      continue;
+    }
+    for (const Edge& edge : any_.of(i))
+      if (allows(i, edge)) {
+        unused_row_[i] = edge.port;
+        break;
+      }
   }
 }
 
 // Step 1: from T to the top through the parent whose down port toward the
-// path carries the fewest destinations, then the fewest main paths through
-// it (every parent of a switch above T is above T).
-void Balancer::climb_main_path(int t, int lid) {
+// path carries the fewest destinations, then the fewest paths through it
+// (every parent of a switch above T is above T).
+void Balancer::climb_main_path(int t, uint8_t* entries) {
   main_.assign(1, t);
   on_path_[t] = stamp_;
   for (int cur = t; !up_.of(cur).empty();) {
@@ -208,17 +209,18 @@ void Balancer::climb_main_path(int t, int lid) {
       if (best == nullptr || key(edge) < key(*best)) best = &edge;
     const int parent = best->peer;
     ++through_[parent];
-    take(parent, lid, {cur, best->peer_port, best->port}, true);
+    entries[parent] = best->peer_port;
+    ++load_[port_base_[parent] + best->peer_port];
     on_path_[parent] = stamp_;
     main_.push_back(parent);
     cur = parent;
   }
 }
 
-// Step 2: going down from switch `a` (above T, routed), every child that
-// turns where its parent does and has no route yet routes up to it, over the
+// Going down from switch `a` (above T, routed), every child that turns where
+// its parent does and has no route yet routes up to it, over the
 // least-loaded cable of its parents there. Returns whether `a` took any.
-bool Balancer::spread_from(int a, int lid) {
+bool Balancer::spread_from(int a, uint8_t* entries) {
   frontier_.assign(1, a);
   bool took = false;
   for (int l = level_[a]; l >= 2 && !frontier_.empty(); --l) {
@@ -237,7 +239,8 @@ bool Balancer::spread_from(int a, int lid) {
       }
     }
     for (int child : next_) {
-      take(child, lid, {0, choice_[child], 0}, true);
+      entries[child] = choice_[child];
+      ++load_[port_base_[child] + choice_[child]];
       choice_[child] = 0;  // settled: later parents leave it alone
       uncovered_ -= has_ca_[child];
     }
@@ -247,17 +250,12 @@ bool Balancer::spread_from(int a, int lid) {
   return took;
 }
 
-// Steps 2 and 3 as ftree orders them: the main path spreads first, from the
-// top; then T's other ancestors, lowest level first, until every switch
-// with CAs has a route; what is left routes to its least-loaded allowed
-// port (below T's ancestors bottom-up: a switch learns it is needed from
-// the children that chose it), then T's other ancestors, then detours.
-void Balancer::route_the_rest(int t, int lid, const Dest& dest, int rotation, bool several) {
-  const bool detours = dest.may_detour;
-  const bool count_detours = dest.port != 0;  // attached hosts; switch LIDs carry management traffic only
-  uncovered_ = uncovered_at_start_;
-  for (auto it = main_.rbegin(); it != main_.rend(); ++it) spread_from(*it, lid);
-  // T's other ancestors, level by level from T up, the least used first.
+// Step 2, in ftree's order: the main path spreads first, from the top; then
+// T's other ancestors, level by level from T up, the least used first, until
+// every switch with CAs has a route.
+void Balancer::spread(uint8_t* entries) {
+  uncovered_ = static_cast<int>(ca_below_.size());
+  for (auto it = main_.rbegin(); it != main_.rend(); ++it) spread_from(*it, entries);
   for (size_t k = 0; k < ancestors_.size() && uncovered_ > 0;) {
     size_t end = k;
     while (end < ancestors_.size() && level_[ancestors_[end]] == level_[ancestors_[k]]) ++end;
@@ -265,48 +263,65 @@ void Balancer::route_the_rest(int t, int lid, const Dest& dest, int rotation, bo
     std::ranges::sort(by_use_, {}, [&](int a) { return through_[a]; });
     for (int a : by_use_) {
       if (uncovered_ == 0) break;
-      if (on_path_[a] == stamp_ || !spread_from(a, lid)) continue;
-      needed_[a] = stamp_;
+      if (on_path_[a] == stamp_ || !spread_from(a, entries)) continue;
+      need(a);
       ++through_[a];
     }
     k = end;
   }
-  auto route = [&](int i, bool needed) {
-    if (needed) {
-      const std::span<const Edge> edges = allowed(i);
-      if (edges.empty()) return;
-      const Edge& edge = *least_loaded(i, edges);
-      take(i, lid, edge, true);
-      needed_[edge.peer] = stamp_;
-    } else if (const Edge* edge = any_allowed(i, rotation, several)) {
-      take(i, lid, *edge, false);
-    }
-  };
-  const int n = static_cast<int>(sw_.size());
-  for (int i = 0; i < n; ++i)
-    if (on_path_[i] != stamp_ && turn_[i] >= 0 && turn_[i] != level_[i]) route(i, needed_[i] == stamp_ || has_ca_[i]);
-  for (int i = n - 1; i >= 0; --i)
-    if (i != t && on_path_[i] != stamp_ && turn_[i] == level_[i]) route(i, needed_[i] == stamp_ || has_ca_[i]);
-  if (!detours) return;
-  for (int i = 0; i < n; ++i)
-    if (turn_[i] < 0) route(i, count_detours);
 }
 
-void Balancer::write_lfts() {
-  const size_t n = sw_.size();
-  for (size_t lid = 0; lid < by_lid_.size() / std::max<size_t>(n, 1); ++lid)
-    for (size_t i = 0; i < n; ++i) lfts_.port[sw_[i]][lid] = by_lid_[lid * n + i];
+void Balancer::need(int i) {
+  if (needed_[i] == stamp_) return;
+  needed_[i] = stamp_;
+  needed_by_level_[level_[i]].push_back(i);
+}
+
+// Step 3: switches with CA traffic that spreading did not reach route to
+// their least-loaded allowed port: below T's ancestors bottom-up (a switch
+// learns it carries traffic from the children that chose it), then T's
+// ancestors top-down; then detours, counted for attached hosts only.
+void Balancer::route_needed(uint8_t* entries, bool count_detours) {
+  for (int i : ca_below_)
+    if (on_path_[i] != stamp_) need(i);
+  for (int i : ca_above_) need(i);
+  auto route = [&](int i) {
+    const std::span<const Edge> edges = allowed(i);
+    if (edges.empty()) return;
+    const Edge& edge = *least_loaded(i, edges);
+    entries[i] = edge.port;
+    ++load_[port_base_[i] + edge.port];
+    if (on_path_[edge.peer] != stamp_) need(edge.peer);
+  };
+  for (int l = 1; l <= top_; ++l)
+    for (size_t k = 0; k < needed_by_level_[l].size(); ++k)  // index: routing may add above
+      if (const int i = needed_by_level_[l][k]; on_path_[i] != stamp_ && turn_[i] > level_[i]) route(i);
+  for (int l = top_; l >= 1; --l)
+    for (size_t k = 0; k < needed_by_level_[l].size(); ++k)
+      if (const int i = needed_by_level_[l][k]; on_path_[i] != stamp_ && turn_[i] == level_[i]) route(i);
+  if (count_detours)
+    for (int i : detouring_) route(i);
 }
 
 void Balancer::route_target(int t, std::span<const Dest> dests) {
-  start_target(t);
-  int rotation = 0;
+  start_target(t, dests.front().may_detour);
   for (const Dest& dest : dests) {
     ++stamp_;
-    entry(t, dest.lid) = dest.port;
-    climb_main_path(t, dest.lid);
-    route_the_rest(t, dest.lid, dest, rotation++, dests.size() > 1);
+    uint8_t* entries = row(dest.lid);
+    std::memcpy(entries, unused_row_.data(), unused_row_.size());
+    entries[t] = dest.port;
+    for (auto& list : needed_by_level_) list.clear();
+    climb_main_path(t, entries);
+    spread(entries);
+    route_needed(entries, dest.port != 0);  // switch LIDs carry management traffic only
   }
+}
+
+void Balancer::write(Lfts& lfts) const {
+  const size_t n = sw_.size();
+  if (n == 0) return;
+  for (size_t lid = 0; lid < by_lid_.size() / n; ++lid)
+    for (size_t i = 0; i < n; ++i) lfts.port[sw_[i]][lid] = by_lid_[lid * n + i];
 }
 
 }  // namespace
@@ -318,6 +333,7 @@ void balance_by_destination(const RoutingInput& input, const UpDownReach& reach,
     if (fabric.node(x).is_switch()) lfts.port[x].assign(input.lids.max_lid + 1, kNoPath);
   // CA LIDs first, by target and port (a leaf's hosts spread over its
   // parents in turn), then switch LIDs, which carry management traffic only.
+  // May-detour is the same for every LID of one group (updown_reach.h).
   std::vector<std::tuple<bool, int, Dest>> order;
   for (int lid = 1; lid <= input.lids.max_lid; ++lid) {
     const int owner = input.lids.owner[lid];
@@ -330,7 +346,7 @@ void balance_by_destination(const RoutingInput& input, const UpDownReach& reach,
   std::ranges::stable_sort(order, {}, [](const auto& o) {
     return std::tuple(std::get<0>(o), std::get<1>(o), std::get<2>(o).port);
   });
-  Balancer balancer(input, reach, lfts);
+  Balancer balancer(input, reach);
   std::vector<Dest> group;
   for (size_t k = 0; k < order.size(); ++k) {
     group.push_back(std::get<2>(order[k]));
@@ -340,7 +356,7 @@ void balance_by_destination(const RoutingInput& input, const UpDownReach& reach,
     balancer.route_target(std::get<1>(order[k]), group);
     group.clear();
   }
-  balancer.write_lfts();
+  balancer.write(lfts);
 }
 
 }  // namespace ftclos

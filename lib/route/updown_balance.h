@@ -13,15 +13,18 @@
 //     turns where its parent's does routes up to that parent (over the
 //     least-loaded parallel cable). Traffic to one destination thus
 //     converges on one down path, as D-mod-k's does on an intact tree.
-//  3. Switches the path does not cover route up to the least-loaded parent
-//     that turns as low as they can, and the other switches above T down to
-//     the least-loaded child above T. Only entries that carry traffic from a
-//     CA count toward loads; the others rotate over their allowed ports.
+//  3. Where the main path does not reach every switch with CAs, T's other
+//     ancestors spread the same way, the least used first (ftree's
+//     secondary paths). What is still left routes up to the least-loaded
+//     parent that turns as low as it can, and T's other ancestors down to
+//     the least-loaded child above T. Only entries that carry traffic from
+//     a CA count toward loads; the others take the first allowed port.
 // Every entry is one the rule allows on a shortest up/down path (up, then
 // down: deadlock-free). Where no up/down path exists, switch LIDs and
 // attached hosts take a shortest detour (route/detour_layers.h gives those
-// SLs); compute hosts get kNoPath. Cost: O(ports) per target switch and
-// O(switches) per LID, in flat arrays reused across LIDs.
+// SLs); compute hosts get kNoPath. Cost per target switch O(cables); per
+// LID a copy of one row of switches plus the cables of the switches its
+// traffic crosses, in flat arrays reused across LIDs.
 #pragma once
 
 #include "route/routing.h"

@@ -20,7 +20,8 @@ root=${FTCLOS_SOURCE_ROOT:-$here/../..}
 work=$(mktemp -d)
 trap 'cleanup_ibsims; rm -rf "$work"' EXIT
 
-# name | net file under ibsim-topos/, or `ftclos gen` arguments
+# name | net file under ibsim-topos/, or `ftclos gen` arguments [| our schemes
+# that apply, when not all of them do]
 fabrics=(
   "ft-8-2|ft-8-2.net"
   "ft-8-3|ft-8-3.net"
@@ -28,7 +29,7 @@ fabrics=(
   "clos2-4-4-12|clos2 --n 4 --m 4 --r 12"
   "ft-8-3-lose2|ftree --ports 8 --levels 3 --lose-switches 2 --seed 1"
   "ft-8-3-swap2|ftree --ports 8 --levels 3 --swap-pairs 2 --seed 1"
-  "rfc-8-16-3|rfc --radix 8 --leaves 16 --levels 3 --seed 1"
+  "rfc-8-16-3|rfc --radix 8 --leaves 16 --levels 3 --seed 1|updown"
 )
 [ $# -eq 0 ] || fabrics=("$@")
 engines=(ftree updn minhop dfsssp)
@@ -97,8 +98,7 @@ row() {  # row FABRIC ENGINE USED SOURCE JSON
 }
 
 for entry in "${fabrics[@]}"; do
-  name=${entry%%|*}
-  spec=${entry#*|}
+  IFS='|' read -r name spec only <<<"$entry"
   net=$work/$name.net
   if [[ $spec == *.net ]]; then
     cp "$root/ibsim-topos/$spec" "$net"
@@ -159,6 +159,7 @@ EOF
 
   for scheme in "${schemes[@]}"; do
     read -r scheme_name lmc <<<"$scheme"
+    [ -z "$only" ] || [[ ",$only," == *",$scheme_name,"* ]] || continue
     json=$work/$name-$scheme_name.json
     if audit "$name/ftclos $scheme_name" "$net" "$json" "$work/$name-$scheme_name.audit" --scheme "$scheme_name" \
       --lmc "$lmc"; then

@@ -36,15 +36,12 @@ struct Adjacency {
 
 class Balancer {
  public:
-  Balancer(const RoutingInput& input, const UpDownReach& reach);
+  Balancer(const RoutingInput& input, const UpDownReach& reach, Lfts& lfts);
   // Routes `dests`, all with the exit target of switch index t.
   void route_target(int t, std::span<const Dest> dests);
-  // Copies the entries into `lfts`.
-  void write(Lfts& lfts) const;
 
  private:
   int load(int i, uint8_t port) const { return load_[port_base_[i] + port]; }
-  uint8_t* row(int lid) { return &by_lid_[static_cast<size_t>(lid) * sw_.size()]; }
   const Edge* least_loaded(int i, std::span<const Edge> edges) const;
   bool allows(int i, const Edge& edge) const;
   std::span<const Edge> allowed(int i);
@@ -56,6 +53,7 @@ class Balancer {
   void route_needed(uint8_t* entries, bool count_detours);
 
   const UpDownReach& reach_;
+  Lfts& lfts_;
   const std::vector<int>& sw_;
   std::vector<int> level_;  // by switch index
   int top_ = 0;
@@ -64,9 +62,10 @@ class Balancer {
   std::vector<int> port_base_;  // by switch index: offset of its port 0 in load_
   std::vector<int> load_;       // destinations per port, counted where they carry CA traffic
   std::vector<int> through_;    // by switch index: main and spreading paths through it
-  // The entries by LID, then switch index: routing one LID writes one
-  // contiguous row (rows per switch would take a cache miss per entry).
-  std::vector<uint8_t> by_lid_;
+  // The entries of one target's LIDs, by LID, then switch index: routing
+  // one LID writes one contiguous row, and the rows go into the LFTs switch
+  // by switch (entry by entry, each would take a cache miss).
+  std::vector<uint8_t> rows_;
 
   // Per target: turning level of every switch (-1: none), detour hops
   // (empty: no detours), the edges the rule allows, by switch in the slots
@@ -95,7 +94,8 @@ class Balancer {
   int uncovered_ = 0;  // of ca_below_, how many have no route yet
 };
 
-Balancer::Balancer(const RoutingInput& input, const UpDownReach& reach) : reach_(reach), sw_(reach.switches()) {
+Balancer::Balancer(const RoutingInput& input, const UpDownReach& reach, Lfts& lfts)
+    : reach_(reach), lfts_(lfts), sw_(reach.switches()) {
   const int n = static_cast<int>(sw_.size());
   const Fabric& fabric = input.fabric;
   for (int x : sw_) level_.push_back(input.detection.levels.of[x]);
@@ -124,7 +124,6 @@ Balancer::Balancer(const RoutingInput& input, const UpDownReach& reach) : reach_
   }
   load_.assign(ports, 0);
   through_.assign(n, 0);
-  by_lid_.assign(static_cast<size_t>(input.lids.max_lid + 1) * n, kNoPath);
   turn_.resize(n);
   allowed_.resize(any_.edges.size());
   allowed_at_.assign(n, 0);
@@ -188,7 +187,8 @@ void Balancer::start_target(int t, bool may_detour) {
     } else {
       continue;
     }
-    for (const Edge& edge : any_.of(i))
+    const Adjacency& kind = turn_[i] == level_[i] ? down_ : turn_[i] >= 0 ? up_ : any_;
+    for (const Edge& edge : kind.of(i))
       if (allows(i, edge)) {
         unused_row_[i] = edge.port;
         break;
@@ -305,9 +305,12 @@ void Balancer::route_needed(uint8_t* entries, bool count_detours) {
 
 void Balancer::route_target(int t, std::span<const Dest> dests) {
   start_target(t, dests.front().may_detour);
-  for (const Dest& dest : dests) {
+  const size_t n = sw_.size();
+  rows_.resize(dests.size() * n);
+  for (size_t k = 0; k < dests.size(); ++k) {
+    const Dest& dest = dests[k];
     ++stamp_;
-    uint8_t* entries = row(dest.lid);
+    uint8_t* entries = &rows_[k * n];
     std::memcpy(entries, unused_row_.data(), unused_row_.size());
     entries[t] = dest.port;
     for (auto& list : needed_by_level_) list.clear();
@@ -315,13 +318,10 @@ void Balancer::route_target(int t, std::span<const Dest> dests) {
     spread(entries);
     route_needed(entries, dest.port != 0);  // switch LIDs carry management traffic only
   }
-}
-
-void Balancer::write(Lfts& lfts) const {
-  const size_t n = sw_.size();
-  if (n == 0) return;
-  for (size_t lid = 0; lid < by_lid_.size() / n; ++lid)
-    for (size_t i = 0; i < n; ++i) lfts.port[sw_[i]][lid] = by_lid_[lid * n + i];
+  for (size_t i = 0; i < n; ++i) {
+    uint8_t* table = lfts_.port[sw_[i]].data();
+    for (size_t k = 0; k < dests.size(); ++k) table[dests[k].lid] = rows_[k * n + i];
+  }
 }
 
 }  // namespace
@@ -346,7 +346,7 @@ void balance_by_destination(const RoutingInput& input, const UpDownReach& reach,
   std::ranges::stable_sort(order, {}, [](const auto& o) {
     return std::tuple(std::get<0>(o), std::get<1>(o), std::get<2>(o).port);
   });
-  Balancer balancer(input, reach);
+  Balancer balancer(input, reach, lfts);
   std::vector<Dest> group;
   for (size_t k = 0; k < order.size(); ++k) {
     group.push_back(std::get<2>(order[k]));
@@ -356,7 +356,6 @@ void balance_by_destination(const RoutingInput& input, const UpDownReach& reach,
     balancer.route_target(std::get<1>(order[k]), group);
     group.clear();
   }
-  balancer.write(lfts);
 }
 
 }  // namespace ftclos

@@ -86,7 +86,7 @@ class Balancer {
   int stamp_ = 0;
   std::vector<int> on_path_;  // == stamp_: routed by spreading (or T)
   std::vector<int> needed_;   // == stamp_: carries CA traffic, routed least-loaded
-  std::vector<uint8_t> choice_;
+  std::vector<int> users_;  // spread_from: children that chose it; -1 off the frontier
   std::vector<int> main_;             // the main path, from T up
   std::vector<int> frontier_, next_;  // spread_from, one level at a time
   std::vector<int> by_use_;
@@ -131,7 +131,7 @@ Balancer::Balancer(const RoutingInput& input, const UpDownReach& reach, Lfts& lf
   unused_row_.resize(n);
   on_path_.assign(n, 0);
   needed_.assign(n, 0);
-  choice_.assign(n, 0);
+  users_.assign(n, -1);
   needed_by_level_.resize(top_ + 1);
 }
 
@@ -226,24 +226,29 @@ bool Balancer::spread_from(int a, uint8_t* entries) {
   for (int l = level_[a]; l >= 2 && !frontier_.empty(); --l) {
     next_.clear();
     for (int parent : frontier_) {
+      users_[parent] = 0;
       for (const Edge& edge : down_.of(parent)) {
         const int child = edge.peer;
-        if (turn_[child] != turn_[parent] || (on_path_[child] == stamp_ && choice_[child] == 0)) continue;
-        if (on_path_[child] != stamp_) {
-          on_path_[child] = stamp_;
-          choice_[child] = edge.peer_port;
-          next_.push_back(child);
-        } else if (load(child, edge.peer_port) < load(child, choice_[child])) {
-          choice_[child] = edge.peer_port;
-        }
+        if (turn_[child] != turn_[parent] || on_path_[child] == stamp_) continue;
+        on_path_[child] = stamp_;
+        next_.push_back(child);
       }
     }
+    // Each child to the parent most children chose so far (one destination
+    // crossing few switches), then over its least-loaded cable.
     for (int child : next_) {
-      entries[child] = choice_[child];
-      ++load_[port_base_[child] + choice_[child]];
-      choice_[child] = 0;  // settled: later parents leave it alone
+      const Edge* best = nullptr;
+      auto key = [&](const Edge& e) { return std::pair(-users_[e.peer], load(child, e.port)); };
+      for (const Edge& edge : up_.of(child))
+        if (users_[edge.peer] >= 0 && turn_[edge.peer] == turn_[child] &&
+            (best == nullptr || key(edge) < key(*best)))
+          best = &edge;
+      ++users_[best->peer];
+      entries[child] = best->port;
+      ++load_[port_base_[child] + best->port];
       uncovered_ -= has_ca_[child];
     }
+    for (int parent : frontier_) users_[parent] = -1;
     took = took || !next_.empty();
     frontier_.swap(next_);
   }

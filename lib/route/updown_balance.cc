@@ -11,6 +11,13 @@ namespace {
 
 constexpr int kMaxPort = 254;  // LFT entries are bytes and 255 is kNoPath
 
+// How many of T's least used other ancestors step 2 weighs against each
+// other by what their spreading would reach. Measured on a 10,080-host RFC
+// (radix 36, seed 1): 16 gives worst case 112, all of them (fewest top
+// switches per destination, uneven loads) 144, none (the least used
+// first) 169.
+constexpr size_t kCandidates = 16;
+
 // A cable between two routed switches, seen from one end (indices into
 // UpDownReach::switches()).
 struct Edge {
@@ -49,6 +56,7 @@ class Balancer {
   void climb_main_path(int t, uint8_t* entries);
   bool spread_from(int a, uint8_t* entries);
   void spread(uint8_t* entries);
+  int gain(int a) const;
   void need(int i);
   void route_needed(uint8_t* entries, bool count_detours);
 
@@ -266,14 +274,38 @@ void Balancer::spread(uint8_t* entries) {
     while (end < ancestors_.size() && level_[ancestors_[end]] == level_[ancestors_[k]]) ++end;
     by_use_.assign(ancestors_.begin() + k, ancestors_.begin() + end);
     std::ranges::sort(by_use_, {}, [&](int a) { return through_[a]; });
-    for (int a : by_use_) {
-      if (uncovered_ == 0) break;
+    for (size_t u = 0; u < by_use_.size() && uncovered_ > 0; ++u) {
+      // Of the next kCandidates least used, the one whose spreading reaches
+      // the most switches with CAs that have no route yet: fewer top
+      // switches per destination, with their loads still even.
+      size_t best = u;
+      int best_gain = -1;
+      for (size_t v = u; v < std::min(by_use_.size(), u + kCandidates); ++v) {
+        const int g = on_path_[by_use_[v]] == stamp_ ? -1 : gain(by_use_[v]);
+        if (g > best_gain) best_gain = g, best = v;
+      }
+      std::swap(by_use_[u], by_use_[best]);
+      const int a = by_use_[u];
       if (on_path_[a] == stamp_ || !spread_from(a, entries)) continue;
       need(a);
       ++through_[a];
     }
     k = end;
   }
+}
+
+// Switches with CAs and no route yet that spreading from `a` would reach
+// within two levels (an estimate: one reached twice counts twice).
+int Balancer::gain(int a) const {
+  int g = 0;
+  for (const Edge& down : down_.of(a)) {
+    const int c = down.peer;
+    if (turn_[c] != turn_[a] || on_path_[c] == stamp_) continue;
+    if (has_ca_[c]) ++g;
+    for (const Edge& below : down_.of(c))
+      if (turn_[below.peer] == turn_[a] && on_path_[below.peer] != stamp_) g += has_ca_[below.peer];
+  }
+  return g;
 }
 
 void Balancer::need(int i) {

@@ -13,9 +13,9 @@ constexpr int kMaxPort = 254;  // LFT entries are bytes and 255 is kNoPath
 
 // How many of T's least used other ancestors step 2 weighs against each
 // other by what their spreading would reach. Measured on a 10,080-host RFC
-// (radix 36, seed 1): 16 gives worst case 112, all of them (fewest top
-// switches per destination, uneven loads) 144, none (the least used
-// first) 169.
+// (radix 36, seed 1): 16 gives worst case 112, 8 gives 116, 32 117, all
+// of them (fewest top switches per destination, uneven loads) 144, none
+// (the least used first) 169.
 constexpr size_t kCandidates = 16;
 
 // A cable between two routed switches, seen from one end (indices into
@@ -94,6 +94,7 @@ class Balancer {
   int stamp_ = 0;
   std::vector<int> on_path_;  // == stamp_: routed by spreading (or T)
   std::vector<int> needed_;   // == stamp_: carries CA traffic, routed least-loaded
+  std::vector<uint8_t> open_;  // 1: a switch with CAs that no spreading reached yet (ca_below_)
   std::vector<int> users_;  // spread_from: children that chose it; -1 off the frontier
   std::vector<int> main_;             // the main path, from T up
   std::vector<int> frontier_, next_;  // spread_from, one level at a time
@@ -140,6 +141,7 @@ Balancer::Balancer(const RoutingInput& input, const UpDownReach& reach, Lfts& lf
   on_path_.assign(n, 0);
   needed_.assign(n, 0);
   users_.assign(n, -1);
+  open_.assign(n, 0);
   needed_by_level_.resize(top_ + 1);
 }
 
@@ -255,6 +257,7 @@ bool Balancer::spread_from(int a, uint8_t* entries) {
       entries[child] = best->port;
       ++load_[port_base_[child] + best->port];
       uncovered_ -= has_ca_[child];
+      open_[child] = 0;
     }
     for (int parent : frontier_) users_[parent] = -1;
     took = took || !next_.empty();
@@ -268,6 +271,7 @@ bool Balancer::spread_from(int a, uint8_t* entries) {
 // every switch with CAs has a route.
 void Balancer::spread(uint8_t* entries) {
   uncovered_ = static_cast<int>(ca_below_.size());
+  for (int i : ca_below_) open_[i] = 1;
   for (auto it = main_.rbegin(); it != main_.rend(); ++it) spread_from(*it, entries);
   for (size_t k = 0; k < ancestors_.size() && uncovered_ > 0;) {
     size_t end = k;
@@ -295,15 +299,16 @@ void Balancer::spread(uint8_t* entries) {
 }
 
 // Switches with CAs and no route yet that spreading from `a` would reach
-// within two levels (an estimate: one reached twice counts twice).
+// within two levels (an estimate: one reached twice counts twice, and one
+// below that turns lower counts though spreading would pass it by; when
+// higher ancestors spread, the lower ones have routed those).
 int Balancer::gain(int a) const {
   int g = 0;
   for (const Edge& down : down_.of(a)) {
     const int c = down.peer;
     if (turn_[c] != turn_[a] || on_path_[c] == stamp_) continue;
-    if (has_ca_[c]) ++g;
-    for (const Edge& below : down_.of(c))
-      if (turn_[below.peer] == turn_[a] && on_path_[below.peer] != stamp_) g += has_ca_[below.peer];
+    g += open_[c];
+    for (const Edge& below : down_.of(c)) g += open_[below.peer];
   }
   return g;
 }
@@ -319,8 +324,10 @@ void Balancer::need(int i) {
 // learns it carries traffic from the children that chose it), then T's
 // ancestors top-down; then detours, counted for attached hosts only.
 void Balancer::route_needed(uint8_t* entries, bool count_detours) {
-  for (int i : ca_below_)
+  for (int i : ca_below_) {
+    open_[i] = 0;
     if (on_path_[i] != stamp_) need(i);
+  }
   for (int i : ca_above_) need(i);
   auto route = [&](int i) {
     const std::span<const Edge> edges = allowed(i);

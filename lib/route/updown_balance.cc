@@ -68,7 +68,7 @@ class Balancer {
   Adjacency up_, down_, any_;
   std::vector<uint8_t> has_ca_;
   std::vector<int> port_base_;  // by switch index: offset of its port 0 in load_
-  std::vector<int> load_;       // destinations per port, counted where they carry CA traffic
+  std::vector<int> load_;       // destinations per port: entries on paths and spread, and least-loaded ones
   std::vector<int> through_;    // by switch index: main and spreading paths through it
   // The entries of one target's LIDs, by LID, then switch index: routing
   // one LID writes one contiguous row, and the rows go into the LFTs switch
@@ -94,8 +94,8 @@ class Balancer {
   int stamp_ = 0;
   std::vector<int> on_path_;  // == stamp_: routed by spreading (or T)
   std::vector<int> needed_;   // == stamp_: carries CA traffic, routed least-loaded
-  std::vector<uint8_t> open_;  // 1: a switch with CAs that no spreading reached yet (ca_below_)
-  std::vector<int> users_;  // spread_from: children that chose it; -1 off the frontier
+  std::vector<uint8_t> open_;         // 1: in ca_below_, and no spreading reached it yet
+  std::vector<int> users_;            // spread_from: children that chose it; -1 off the frontier
   std::vector<int> main_;             // the main path, from T up
   std::vector<int> frontier_, next_;  // spread_from, one level at a time
   std::vector<int> by_use_;

@@ -10,21 +10,25 @@
 //     over its parents and, above, over all top switches.
 //  2. Every switch below the main path that turns at the same level follows
 //     it: going down from the path, each child whose shortest up/down path
-//     turns where its parent's does routes up to that parent (over the
-//     least-loaded parallel cable). Traffic to one destination thus
-//     converges on one down path, as D-mod-k's does on an intact tree.
+//     turns where its parent's does routes up to such a parent: the one
+//     most of its siblings chose, over its least-loaded cable. Traffic to
+//     one destination thus converges on one down path, as D-mod-k's does on
+//     an intact tree, and crosses few switches.
 //  3. Where the main path does not reach every switch with CAs, T's other
-//     ancestors spread the same way, the least used first (ftree's
-//     secondary paths). What is still left routes up to the least-loaded
-//     parent that turns as low as it can, and T's other ancestors down to
-//     the least-loaded child above T. Only entries that carry traffic from
-//     a CA count toward loads; the others take the first allowed port.
+//     ancestors spread the same way (ftree's secondary paths), level by
+//     level from T up: of the 16 least used, the one that reaches the most
+//     switches with CAs still without a route. What is still left routes up
+//     to the least-loaded parent that turns as low as it can, and T's other
+//     ancestors down to the least-loaded child above T. The entries of
+//     switches that neither spreading nor CA traffic reaches do not count
+//     toward loads and take the first allowed port.
 // Every entry is one the rule allows on a shortest up/down path (up, then
 // down: deadlock-free). Where no up/down path exists, switch LIDs and
 // attached hosts take a shortest detour (route/detour_layers.h gives those
 // SLs); compute hosts get kNoPath. Cost per target switch O(cables); per
-// LID a copy of one row of switches plus the cables of the switches its
-// traffic crosses, in flat arrays reused across LIDs.
+// LID a copy of one row of switches, the cables of the switches it crosses,
+// and, where ancestors spread, two levels of cables below 16 of them; flat
+// arrays reused across LIDs.
 #pragma once
 
 #include "route/routing.h"

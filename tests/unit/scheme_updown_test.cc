@@ -133,6 +133,9 @@ TEST(UpDown, IntactTreesMatchDmodkWorstCase) {
   }
 }
 
+Fabric clos2_3_9_10() { return generated(generate_clos2(3, 9, 10)); }
+Fabric pgft3_4_4_4() { return generated(generate_pgft({{4, 4, 4}, {1, 4, 4}, {1, 1, 1}})); }
+
 // A generated fabric with real-cluster variations, and the worst case
 // updown must not exceed there.
 struct VariedCase {
@@ -155,8 +158,8 @@ const VariedCase kVaried[] = {
     {"ft8_3_swap2", ft8_3, {.swapped_pairs = 2}, 11},         // stock: dfsssp
     {"ft8_3_swap4", ft8_3, {.swapped_pairs = 4}, 12},         // stock: dfsssp
     {"ft8_3_dual_rail", ft8_3, {.dual_rail = true}, 7},       // dmodk
-    {"clos2_io", [] { return generated(generate_clos2(3, 9, 10)); }, {.io_hosts = 1}, 4},  // greedy
-    {"pgft_io", [] { return generated(generate_pgft({{4, 4, 4}, {1, 4, 4}, {1, 1, 1}})); }, {.io_hosts = 1}, 6},  // greedy
+    {"clos2_io", clos2_3_9_10, {.io_hosts = 1}, 4},          // greedy
+    {"pgft_io", pgft3_4_4_4, {.io_hosts = 1}, 6},             // greedy
 };
 
 class UpDownVaried : public ::testing::TestWithParam<VariedCase> {};

@@ -49,6 +49,7 @@ class Balancer {
 
  private:
   int load(int i, uint8_t port) const { return load_[port_base_[i] + port]; }
+  int load_into(int p) const;
   const Edge* least_loaded(int i, std::span<const Edge> edges) const;
   bool allows(int i, const Edge& edge) const;
   std::span<const Edge> allowed(int i);
@@ -206,15 +207,27 @@ void Balancer::start_target(int t, bool may_detour) {
   }
 }
 
+// Destinations the up ports into switch `p` carry, summed: what the switches
+// that will follow `p` already send up to it.
+int Balancer::load_into(int p) const {
+  int sum = 0;
+  for (const Edge& edge : down_.of(p)) sum += load(edge.peer, edge.peer_port);
+  return sum;
+}
+
 // Step 1: from T to the top through the parent whose down port toward the
-// path carries the fewest destinations, then the fewest paths through it
-// (every parent of a switch above T is above T).
+// path carries the fewest destinations, then whose up ports in carry the
+// fewest (on a 10,080-host RFC the worst case sits on those: 112 -> 106),
+// then with the fewest paths through it (every parent of a switch above T
+// is above T).
 void Balancer::climb_main_path(int t, uint8_t* entries) {
   main_.assign(1, t);
   on_path_[t] = stamp_;
   for (int cur = t; !up_.of(cur).empty();) {
     const Edge* best = nullptr;
-    auto key = [&](const Edge& e) { return std::pair(load(e.peer, e.peer_port), through_[e.peer]); };
+    auto key = [&](const Edge& e) {
+      return std::tuple(load(e.peer, e.peer_port), load_into(e.peer), through_[e.peer]);
+    };
     for (const Edge& edge : up_.of(cur))
       if (best == nullptr || key(edge) < key(*best)) best = &edge;
     const int parent = best->peer;

@@ -6,8 +6,9 @@
 // Per destination LID, with target switch T:
 //  1. The main path climbs from T to the top, at each step through the
 //     parent whose down port toward the path carries the fewest
-//     destinations so far. So the down paths of a leaf's destinations spread
-//     over its parents and, above, over all top switches.
+//     destinations so far (then whose up ports in carry the fewest). So the
+//     down paths of a leaf's destinations spread over its parents and,
+//     above, over all top switches.
 //  2. Every switch below the main path that turns at the same level follows
 //     it: going down from the path, each child whose shortest up/down path
 //     turns where its parent's does routes up to such a parent: the one

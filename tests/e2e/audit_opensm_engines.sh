@@ -29,8 +29,8 @@ fabrics=(
   "clos2-3-9-10|clos2-3-9-10.net"
   "clos2-4-4-12|clos2 --n 4 --m 4 --r 12"
   "ft-8-3-lose2|ftree --ports 8 --levels 3 --lose-switches 2 --seed 1"
-  "ft-8-3-swap2|ftree --ports 8 --levels 3 --swap-pairs 2 --seed 1"
-  "rfc-8-16-3|rfc --radix 8 --leaves 16 --levels 3 --seed 1|updown|1"
+  "ft-8-3-swap2|ftree --ports 8 --levels 3 --swap-pairs 2 --seed 1||1"
+  "rfc-8-16-3|rfc --radix 8 --leaves 16 --levels 3 --seed 1|updown"
 )
 [ $# -eq 0 ] || fabrics=("$@")
 engines=(ftree updn minhop dfsssp)

@@ -155,7 +155,7 @@ const VariedCase kVaried[] = {
     {"ft8_3_lose2", ft8_3, {.lost_switches = 2}, 10},         // stock: updn
     {"ft8_3_lose3", ft8_3, {.lost_switches = 3}, 10},         // stock: updn, dfsssp
     {"ft8_3_swap1", ft8_3, {.swapped_pairs = 1}, 12},         // ours: stock ftree reaches 11 (open)
-    {"ft8_3_swap2", ft8_3, {.swapped_pairs = 2}, 11},         // stock: dfsssp
+    {"ft8_3_swap2", ft8_3, {.swapped_pairs = 2}, 12},         // ours: stock dfsssp reaches 11 (open)
     {"ft8_3_swap4", ft8_3, {.swapped_pairs = 4}, 12},         // stock: dfsssp
     {"ft8_3_dual_rail", ft8_3, {.dual_rail = true}, 7},       // dmodk
     {"clos2_io", clos2_3_9_10, {.io_hosts = 1}, 4},          // greedy
@@ -186,7 +186,7 @@ INSTANTIATE_TEST_SUITE_P(Generated, UpDownVaried, ::testing::ValuesIn(kVaried),
 TEST(UpDown, SmallRandomClosWithinStock) {
   const Routed routed = route_fabric(*make_updown_scheme(), rfc(), 0);
   ASSERT_TRUE(routed.status.ok());
-  EXPECT_LE(audit(routed).worst_case, 8);
+  EXPECT_LE(audit(routed).worst_case, 7);
 }
 
 }  // namespace

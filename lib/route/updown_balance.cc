@@ -46,6 +46,8 @@ class Balancer {
   Balancer(const RoutingInput& input, const UpDownReach& reach, Lfts& lfts);
   // Routes `dests`, all with the exit target of switch index t.
   void route_target(int t, std::span<const Dest> dests);
+  // A node's switch index here, -1 when it is no switch a CA reaches.
+  int index_of(int node) const { return mine_[node]; }
 
  private:
   int load(int i, uint8_t port) const { return load_[port_base_[i] + port]; }
@@ -63,7 +65,11 @@ class Balancer {
 
   const UpDownReach& reach_;
   Lfts& lfts_;
-  const std::vector<int>& sw_;
+  // The switches a CA reaches by level, then GUID: an order of their own,
+  // so the tables do not depend on the order a file lists nodes in.
+  std::vector<int> sw_;
+  std::vector<int> mine_;        // by node: index into sw_, or -1
+  std::vector<int> reach_index_; // by switch index: UpDownReach's index
   std::vector<int> level_;  // by switch index
   int top_ = 0;
   Adjacency up_, down_, any_;
@@ -108,7 +114,14 @@ Balancer::Balancer(const RoutingInput& input, const UpDownReach& reach, Lfts& lf
     : reach_(reach), lfts_(lfts), sw_(reach.switches()) {
   const int n = static_cast<int>(sw_.size());
   const Fabric& fabric = input.fabric;
-  for (int x : sw_) level_.push_back(input.detection.levels.of[x]);
+  const Levels& levels = input.detection.levels;
+  std::ranges::sort(sw_, [&](int a, int b) {
+    return levels.of[a] != levels.of[b] ? levels.of[a] < levels.of[b] : precedes_by_guid(fabric, a, b);
+  });
+  mine_.assign(fabric.size(), -1);
+  for (int i = 0; i < n; ++i) mine_[sw_[i]] = i;
+  for (int x : sw_) reach_index_.push_back(reach.index(x));
+  for (int x : sw_) level_.push_back(levels.of[x]);
   top_ = n == 0 ? 0 : level_.back();
   port_base_.resize(n);
   has_ca_.assign(n, 0);
@@ -121,7 +134,7 @@ Balancer::Balancer(const RoutingInput& input, const UpDownReach& reach, Lfts& lf
       const PortRef peer = node.ports[p].peer;
       if (!peer.valid()) continue;
       if (!fabric.node(peer.node).is_switch()) has_ca_[i] = 1;
-      const int j = reach_.index(peer.node);
+      const int j = mine_[peer.node];
       if (j < 0 || j == i || peer.port > kMaxPort) continue;
       const Edge edge{j, static_cast<uint8_t>(p), static_cast<uint8_t>(peer.port)};
       any_.edges.push_back(edge);
@@ -161,7 +174,9 @@ bool Balancer::allows(int i, const Edge& edge) const {
   const int j = edge.peer;
   if (turn_[i] == level_[i]) return level_[j] == level_[i] - 1 && turn_[j] == level_[j];
   if (turn_[i] >= 0) return level_[j] == level_[i] + 1 && turn_[j] == turn_[i];
-  return !hops_.empty() && hops_[i] > 0 && hops_[j] == hops_[i] - 1;
+  if (hops_.empty()) return false;
+  const int here = hops_[reach_index_[i]];
+  return here > 0 && hops_[reach_index_[j]] == here - 1;
 }
 
 std::span<const Edge> Balancer::allowed(int i) {
@@ -290,7 +305,7 @@ void Balancer::spread(uint8_t* entries) {
     size_t end = k;
     while (end < ancestors_.size() && level_[ancestors_[end]] == level_[ancestors_[k]]) ++end;
     by_use_.assign(ancestors_.begin() + k, ancestors_.begin() + end);
-    std::ranges::sort(by_use_, {}, [&](int a) { return through_[a]; });
+    std::ranges::stable_sort(by_use_, {}, [&](int a) { return through_[a]; });
     for (size_t u = 0; u < by_use_.size() && uncovered_ > 0; ++u) {
       // Of the next kCandidates least used, the one whose spreading reaches
       // the most switches with CAs that have no route yet: fewer top
@@ -391,19 +406,19 @@ void balance_by_destination(const RoutingInput& input, const UpDownReach& reach,
   // CA LIDs first, by target and port (a leaf's hosts spread over its
   // parents in turn), then switch LIDs, which carry management traffic only.
   // May-detour is the same for every LID of one group (updown_reach.h).
+  Balancer balancer(input, reach, lfts);
   std::vector<std::tuple<bool, int, Dest>> order;
   for (int lid = 1; lid <= input.lids.max_lid; ++lid) {
     const int owner = input.lids.owner[lid];
     if (owner < 0) continue;
     const Exit exit = exit_of(fabric, owner);
-    if (exit.target < 0 || reach.index(exit.target) < 0) continue;
-    order.emplace_back(exit.port == 0, reach.index(exit.target),
+    if (exit.target < 0 || balancer.index_of(exit.target) < 0) continue;
+    order.emplace_back(exit.port == 0, balancer.index_of(exit.target),
                        Dest{lid, static_cast<uint8_t>(exit.port), reach.may_detour(exit)});
   }
   std::ranges::stable_sort(order, {}, [](const auto& o) {
     return std::tuple(std::get<0>(o), std::get<1>(o), std::get<2>(o).port);
   });
-  Balancer balancer(input, reach, lfts);
   std::vector<Dest> group;
   for (size_t k = 0; k < order.size(); ++k) {
     group.push_back(std::get<2>(order[k]));

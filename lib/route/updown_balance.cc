@@ -232,7 +232,7 @@ int Balancer::load_into(int p) const {
 
 // Step 1: from T to the top through the parent whose down port toward the
 // path carries the fewest destinations, then whose up ports in carry the
-// fewest (on a 10,080-host RFC the worst case sits on those: 112 -> 106),
+// fewest (on a 10,080-host RFC the worst case sits on those: 112 -> 106 when added),
 // then with the fewest paths through it (every parent of a switch above T
 // is above T).
 void Balancer::climb_main_path(int t, uint8_t* entries) {

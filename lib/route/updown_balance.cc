@@ -103,6 +103,9 @@ class Balancer {
   std::vector<int> needed_;   // == stamp_: carries CA traffic, routed least-loaded
   std::vector<uint8_t> open_;         // 1: in ca_below_, and no spreading reached it yet
   std::vector<int> users_;            // spread_from: children that chose it; -1 off the frontier
+  std::vector<int> cables_in_;        // spread_from: cables from the frontier into it; 0 once settled
+  std::vector<uint8_t> only_cable_;   // spread_from: its port of the first such cable
+  std::vector<int> peer_of_;          // by port as load_: the switch index it leads to, -1 none
   std::vector<int> main_;             // the main path, from T up
   std::vector<int> frontier_, next_;  // spread_from, one level at a time
   std::vector<int> by_use_;
@@ -156,6 +159,11 @@ Balancer::Balancer(const RoutingInput& input, const UpDownReach& reach, Lfts& lf
   needed_.assign(n, 0);
   users_.assign(n, -1);
   open_.assign(n, 0);
+  cables_in_.assign(n, 0);
+  only_cable_.assign(n, 0);
+  peer_of_.assign(ports, -1);
+  for (int i = 0; i < n; ++i)
+    for (const Edge& edge : any_.of(i)) peer_of_[port_base_[i] + edge.port] = edge.peer;
   needed_by_level_.resize(top_ + 1);
 }
 
@@ -267,23 +275,35 @@ bool Balancer::spread_from(int a, uint8_t* entries) {
       users_[parent] = 0;
       for (const Edge& edge : down_.of(parent)) {
         const int child = edge.peer;
-        if (turn_[child] != turn_[parent] || on_path_[child] == stamp_) continue;
-        on_path_[child] = stamp_;
-        next_.push_back(child);
+        if (turn_[child] != turn_[parent]) continue;
+        if (on_path_[child] != stamp_) {
+          on_path_[child] = stamp_;
+          cables_in_[child] = 1;
+          only_cable_[child] = edge.peer_port;
+          next_.push_back(child);
+        } else if (cables_in_[child] > 0) {
+          ++cables_in_[child];
+        }
       }
     }
     // Each child to the parent most children chose so far (one destination
-    // crossing few switches), then over its least-loaded cable.
+    // crossing few switches), then over its least-loaded cable; with one
+    // cable from the frontier (a tree), that one.
     for (int child : next_) {
-      const Edge* best = nullptr;
-      auto key = [&](const Edge& e) { return std::pair(-users_[e.peer], load(child, e.port)); };
-      for (const Edge& edge : up_.of(child))
-        if (users_[edge.peer] >= 0 && turn_[edge.peer] == turn_[child] &&
-            (best == nullptr || key(edge) < key(*best)))
-          best = &edge;
-      ++users_[best->peer];
-      entries[child] = best->port;
-      ++load_[port_base_[child] + best->port];
+      uint8_t port = only_cable_[child];
+      if (cables_in_[child] > 1) {
+        const Edge* best = nullptr;
+        auto key = [&](const Edge& e) { return std::pair(-users_[e.peer], load(child, e.port)); };
+        for (const Edge& edge : up_.of(child))
+          if (users_[edge.peer] >= 0 && turn_[edge.peer] == turn_[child] &&
+              (best == nullptr || key(edge) < key(*best)))
+            best = &edge;
+        port = best->port;
+      }
+      cables_in_[child] = 0;  // settled: later frontiers pass it by
+      ++users_[peer_of_[port_base_[child] + port]];
+      entries[child] = port;
+      ++load_[port_base_[child] + port];
       uncovered_ -= has_ca_[child];
       open_[child] = 0;
     }

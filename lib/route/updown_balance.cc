@@ -207,7 +207,8 @@ void Balancer::start_target(int t, bool may_detour) {
   ca_below_.clear();
   ca_above_.clear();
   detouring_.clear();
-  for (int i = 0; i < n; ++i) turn_[i] = reach_.turn_level(sw_[i], sw_[t]);
+  const std::span<const uint8_t> turns = reach_.turn_levels_toward(sw_[t]);
+  for (int i = 0; i < n; ++i) turn_[i] = turns[reach_index_[i]] == 0xFF ? -1 : turns[reach_index_[i]];
   for (int i = 0; i < n; ++i) {
     unused_row_[i] = kNoPath;
     if (i == t) continue;

@@ -72,6 +72,10 @@ class UpDownReach {
     const uint8_t t = turn(at, target);
     return t == kNever ? -1 : t;
   }
+  /// turn_level(at, target) for every `at` at once, by index (0xFF: none).
+  /// The turning level is the lowest level of a switch above both, so it is
+  /// symmetric: this is target's row, read in one pass.
+  std::span<const uint8_t> turn_levels_toward(int target) const { return {row(target), switches_.size()}; }
   /// Hops to `target` over switch cables from every switch (by index; -1
   /// unreachable) when some switch reaches it only by a detour; else empty.
   std::span<const int> detour_hops_of(int target) const { return detour_[index_[target]]; }

@@ -106,6 +106,22 @@ TEST(UpDown, TablesDoNotDependOnNodeOrder) {
   EXPECT_EQ(entries(listed), entries(shuffled));
 }
 
+// updown_balance reads turning levels by target row: they must be symmetric.
+TEST(UpDownReach, TurningLevelsAreSymmetric) {
+  for (Fabric fabric : {rfc(), ft8_3()}) {
+    ASSERT_TRUE(degrade(fabric, {4, -1, 11}).ok());
+    const Levels levels = compute_levels(fabric);
+    const UpDownReach reach(fabric, levels);
+    for (int a : reach.switches())
+      for (int b : reach.switches()) {
+        ASSERT_EQ(reach.turn_level(a, b), reach.turn_level(b, a)) << fabric.node(a).name << " " << fabric.node(b).name;
+        ASSERT_EQ(reach.turn_level(a, b), reach.turn_levels_toward(b)[reach.index(a)] == 0xFF
+                                              ? -1
+                                              : reach.turn_levels_toward(b)[reach.index(a)]);
+      }
+  }
+}
+
 TEST(UpDown, RepairFindsNothingToChange) {
   Routed routed = route_fabric(*make_updown_scheme(), rfc(), 1);
   ASSERT_TRUE(routed.status.ok());

@@ -86,7 +86,7 @@ constexpr SchemeEntry kSchemes[] = {
      .fabrics = "RFC, any folded Clos, degraded",
      .lmc = "0",
      .path_bits = "0",
-     .guarantee = "balanced up/down ECMP, deadlock-free on any folded Clos",
+     .guarantee = "up/down balanced by destination (as OpenSM ftree), deadlock-free on any folded Clos",
      .auto_preference = 5,
      .make = make_updown_scheme},
 };

@@ -10,7 +10,7 @@ namespace ftclos {
 
 std::unique_ptr<Scheme> make_dmodk_scheme();        // D-mod-k (Zahavi), destination-based
 std::unique_ptr<Scheme> make_multipath_scheme();    // OMRMN-style: offsets spread over shortest paths
-std::unique_ptr<Scheme> make_updown_scheme();       // balanced up/down ECMP, any folded Clos
+std::unique_ptr<Scheme> make_updown_scheme();       // up/down balanced by destination, any folded Clos
 std::unique_ptr<Scheme> make_nonblocking_scheme();  // Yuan's nonblocking ftree(n+n^2, r)
 std::unique_ptr<Scheme> make_osrm_scheme();         // OSRM2 / OSRM3 (Yuan et al. §V)
 std::unique_ptr<Scheme> make_mlid_scheme();         // Lin, Chung and Huang's MLID

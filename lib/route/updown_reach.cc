@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <deque>
 
 namespace ftclos {
 namespace {
@@ -98,19 +97,27 @@ void UpDownReach::compute_detours() {
   for (size_t x = 0; x < n; ++x)
     for (size_t t = 0; t < n; ++t)
       if (turn_[x * n + t] == kNever) missed[t] = true;
+  // Switch cables by index, once, for one BFS per missed target.
+  std::vector<int> begin{0}, peers;
+  for (int x : switches_) {
+    for (const Port& port : fabric_.node(x).ports)
+      if (port.peer.valid() && index_[port.peer.node] >= 0) peers.push_back(index_[port.peer.node]);
+    begin.push_back(static_cast<int>(peers.size()));
+  }
+  std::vector<int> queue(n);
   for (size_t t = 0; t < n; ++t) {
     if (!missed[t]) continue;
     std::vector<int> hops(n, -1);
-    std::deque<int> queue{switches_[t]};
+    size_t head = 0, tail = 0;
+    queue[tail++] = static_cast<int>(t);
     hops[t] = 0;
-    while (!queue.empty()) {
-      const int x = queue.front();
-      queue.pop_front();
-      for (const Port& port : fabric_.node(x).ports) {
-        if (!port.peer.valid() || index_[port.peer.node] < 0 || hops[index_[port.peer.node]] >= 0) continue;
-        hops[index_[port.peer.node]] = hops[index_[x]] + 1;
-        queue.push_back(port.peer.node);
-      }
+    while (head < tail) {
+      const int x = queue[head++];
+      for (int k = begin[x]; k < begin[x + 1]; ++k)
+        if (hops[peers[k]] < 0) {
+          hops[peers[k]] = hops[x] + 1;
+          queue[tail++] = peers[k];
+        }
     }
     detour_[t] = std::move(hops);
   }

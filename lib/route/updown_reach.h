@@ -22,6 +22,7 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "core/fabric.h"
@@ -60,6 +61,24 @@ class UpDownReach {
   bool may_detour(const Exit& exit) const { return exit.port == 0 || level(exit.target) > 1; }
   /// Whether the rule lets switch `at` send traffic for `exit` out of `port`.
   bool allows(int at, const Exit& exit, int port) const;
+
+  /// The switches a CA reaches, by ascending level, and a node's position
+  /// there (-1 for CAs and unreached switches).
+  const std::vector<int>& switches() const { return switches_; }
+  int index(int node) const { return index_[node]; }
+  /// The level at which switch `at` turns down toward `target` on a shortest
+  /// up/down path (its own level when it is above the target), -1 if none.
+  int turn_level(int at, int target) const {
+    const uint8_t t = turn(at, target);
+    return t == kNever ? -1 : t;
+  }
+  /// turn_level(at, target) for every `at` at once, by index (0xFF: none).
+  /// The turning level is the lowest level of a switch above both, so it is
+  /// symmetric: this is target's row, read in one pass.
+  std::span<const uint8_t> turn_levels_toward(int target) const { return {row(target), switches_.size()}; }
+  /// Hops to `target` over switch cables from every switch (by index; -1
+  /// unreachable) when some switch reaches it only by a detour; else empty.
+  std::span<const int> detour_hops_of(int target) const { return detour_[index_[target]]; }
 
  private:
   friend class BestPorts;

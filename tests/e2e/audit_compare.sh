@@ -17,7 +17,7 @@ fail() {
 pass() { passed=$((passed + 1)); }
 
 net=$work/ft.net
-"$FTCLOS" gen ftree --ports 8 --levels 3 --fail-links 4 --seed 2 -o "$net" 2>/dev/null
+"$FTCLOS" gen ftree --ports 8 --levels 3 --fail-links 4 --seed 1 -o "$net" 2>/dev/null
 "$FTCLOS" route "$net" --scheme dmodk -o "$work/a.dump" 2>/dev/null
 "$FTCLOS" route "$net" --scheme updown -o "$work/b.dump" 2>/dev/null
 

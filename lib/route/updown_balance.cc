@@ -1,0 +1,454 @@
+#include "route/updown_balance.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <tuple>
+
+namespace ftclos {
+namespace {
+
+constexpr int kMaxPort = 254;  // LFT entries are bytes and 255 is kNoPath
+
+// How many of T's least used other ancestors step 2 weighs against each
+// other by what their spreading would reach. Measured on a 10,080-host RFC
+// (radix 36, seed 1) before step 1 weighed the up ports in: 16 gave worst
+// case 112, 8 gave 116, 32 117, all of them (fewest top switches per
+// destination, uneven loads) 144, none (the least used first) 169.
+constexpr size_t kCandidates = 16;
+
+// A cable between two routed switches, seen from one end (indices into
+// UpDownReach::switches()).
+struct Edge {
+  int peer;
+  uint8_t port;       // at this end
+  uint8_t peer_port;  // at the peer
+};
+
+// One LID to route: its owner's exit port at the target switch, and
+// whether the rule lets it detour (route/updown_reach.h may_detour).
+struct Dest {
+  int lid;
+  uint8_t port;
+  bool may_detour;
+};
+
+// Cables of every switch as flat lists: CSR offsets into one edge array.
+struct Adjacency {
+  std::vector<int> begin{0};
+  std::vector<Edge> edges;
+  std::span<const Edge> of(int i) const { return {edges.data() + begin[i], edges.data() + begin[i + 1]}; }
+};
+
+class Balancer {
+ public:
+  Balancer(const RoutingInput& input, const UpDownReach& reach, Lfts& lfts);
+  // Routes `dests`, all with the exit target of switch index t.
+  void route_target(int t, std::span<const Dest> dests);
+  // A node's switch index here, -1 when it is no switch a CA reaches.
+  int index_of(int node) const { return mine_[node]; }
+
+ private:
+  int load(int i, uint8_t port) const { return load_[port_base_[i] + port]; }
+  int load_into(int p) const;
+  const Edge* least_loaded(int i, std::span<const Edge> edges) const;
+  bool allows(int i, const Edge& edge) const;
+  std::span<const Edge> allowed(int i);
+  void start_target(int t, bool may_detour);
+  void climb_main_path(int t, uint8_t* entries);
+  bool spread_from(int a, uint8_t* entries);
+  void spread(uint8_t* entries);
+  int gain(int a) const;
+  void need(int i);
+  void route_needed(uint8_t* entries, bool count_detours);
+
+  const UpDownReach& reach_;
+  Lfts& lfts_;
+  // The switches a CA reaches by level, then GUID: an order of their own,
+  // so the tables do not depend on the order a file lists nodes in.
+  std::vector<int> sw_;
+  std::vector<int> mine_;        // by node: index into sw_, or -1
+  std::vector<int> reach_index_; // by switch index: UpDownReach's index
+  std::vector<int> level_;  // by switch index
+  int top_ = 0;
+  Adjacency up_, down_, any_;
+  std::vector<uint8_t> has_ca_;
+  std::vector<int> port_base_;  // by switch index: offset of its port 0 in load_
+  std::vector<int> load_;       // destinations per port: entries on paths and spread, and least-loaded ones
+  std::vector<int> through_;    // by switch index: main and spreading paths through it
+  // The entries of one target's LIDs, by LID, then switch index: routing
+  // one LID writes one contiguous row, and the rows go into the LFTs switch
+  // by switch (entry by entry, each would take a cache miss).
+  std::vector<uint8_t> rows_;
+
+  // Per target: turning level of every switch (-1: none), detour hops
+  // (empty: no detours), the edges the rule allows, by switch in the slots
+  // of any_ (worked out when first asked for, stamped), and the entries of
+  // switches no CA traffic reaches: the first allowed port.
+  std::vector<int> turn_;
+  std::span<const int> hops_;
+  int target_stamp_ = 0;
+  std::vector<int> allowed_at_, allowed_count_;
+  std::vector<Edge> allowed_;
+  std::vector<uint8_t> unused_row_;
+  std::vector<int> ancestors_;   // T's ancestors, lowest level first
+  std::vector<int> ca_below_;    // switches with CAs that route up toward T
+  std::vector<int> ca_above_;    // T's ancestors with CAs
+  std::vector<int> detouring_;   // switches that reach T only by a detour
+
+  // Per LID, stamped so nothing is cleared between LIDs.
+  int stamp_ = 0;
+  std::vector<int> on_path_;  // == stamp_: routed by spreading (or T)
+  std::vector<int> needed_;   // == stamp_: carries CA traffic, routed least-loaded
+  std::vector<uint8_t> open_;         // 1: in ca_below_, and no spreading reached it yet
+  std::vector<int> users_;            // spread_from: children that chose it; -1 off the frontier
+  std::vector<int> cables_in_;        // spread_from: cables from the frontier into it; 0 once settled
+  std::vector<uint8_t> only_cable_;   // spread_from: its port of the first such cable
+  std::vector<int> peer_of_;          // by port as load_: the switch index it leads to, -1 none
+  std::vector<int> main_;             // the main path, from T up
+  std::vector<int> frontier_, next_;  // spread_from, one level at a time
+  std::vector<int> by_use_;
+  std::vector<std::vector<int>> needed_by_level_;
+  int uncovered_ = 0;  // of ca_below_, how many have no route yet
+};
+
+Balancer::Balancer(const RoutingInput& input, const UpDownReach& reach, Lfts& lfts)
+    : reach_(reach), lfts_(lfts), sw_(reach.switches()) {
+  const int n = static_cast<int>(sw_.size());
+  const Fabric& fabric = input.fabric;
+  const Levels& levels = input.detection.levels;
+  std::ranges::sort(sw_, [&](int a, int b) {
+    return levels.of[a] != levels.of[b] ? levels.of[a] < levels.of[b] : precedes_by_guid(fabric, a, b);
+  });
+  mine_.assign(fabric.size(), -1);
+  for (int i = 0; i < n; ++i) mine_[sw_[i]] = i;
+  for (int x : sw_) reach_index_.push_back(reach.index(x));
+  for (int x : sw_) level_.push_back(levels.of[x]);
+  top_ = n == 0 ? 0 : level_.back();
+  port_base_.resize(n);
+  has_ca_.assign(n, 0);
+  int ports = 0;
+  for (int i = 0; i < n; ++i) {
+    const Node& node = fabric.node(sw_[i]);
+    port_base_[i] = ports;
+    ports += node.num_ports + 1;
+    for (int p = 1; p <= std::min(node.num_ports, kMaxPort); ++p) {
+      const PortRef peer = node.ports[p].peer;
+      if (!peer.valid()) continue;
+      if (!fabric.node(peer.node).is_switch()) has_ca_[i] = 1;
+      const int j = mine_[peer.node];
+      if (j < 0 || j == i || peer.port > kMaxPort) continue;
+      const Edge edge{j, static_cast<uint8_t>(p), static_cast<uint8_t>(peer.port)};
+      any_.edges.push_back(edge);
+      if (level_[j] == level_[i] + 1) up_.edges.push_back(edge);
+      if (level_[j] == level_[i] - 1) down_.edges.push_back(edge);
+    }
+    up_.begin.push_back(static_cast<int>(up_.edges.size()));
+    down_.begin.push_back(static_cast<int>(down_.edges.size()));
+    any_.begin.push_back(static_cast<int>(any_.edges.size()));
+  }
+  load_.assign(ports, 0);
+  through_.assign(n, 0);
+  turn_.resize(n);
+  allowed_.resize(any_.edges.size());
+  allowed_at_.assign(n, 0);
+  allowed_count_.assign(n, 0);
+  unused_row_.resize(n);
+  on_path_.assign(n, 0);
+  needed_.assign(n, 0);
+  users_.assign(n, -1);
+  open_.assign(n, 0);
+  cables_in_.assign(n, 0);
+  only_cable_.assign(n, 0);
+  peer_of_.assign(ports, -1);
+  for (int i = 0; i < n; ++i)
+    for (const Edge& edge : any_.of(i)) peer_of_[port_base_[i] + edge.port] = edge.peer;
+  needed_by_level_.resize(top_ + 1);
+}
+
+// Ties go to the first edge: the lowest port.
+const Edge* Balancer::least_loaded(int i, std::span<const Edge> edges) const {
+  const Edge* best = nullptr;
+  for (const Edge& edge : edges)
+    if (best == nullptr || load(i, edge.port) < load(i, best->port)) best = &edge;
+  return best;
+}
+
+// The rule of updown_reach.h read per target: above it, down to a child
+// above it; below, up to a parent turning at the same level; with no
+// up/down path, one hop closer over any cable.
+bool Balancer::allows(int i, const Edge& edge) const {
+  const int j = edge.peer;
+  if (turn_[i] == level_[i]) return level_[j] == level_[i] - 1 && turn_[j] == level_[j];
+  if (turn_[i] >= 0) return level_[j] == level_[i] + 1 && turn_[j] == turn_[i];
+  if (hops_.empty()) return false;
+  const int here = hops_[reach_index_[i]];
+  return here > 0 && hops_[reach_index_[j]] == here - 1;
+}
+
+std::span<const Edge> Balancer::allowed(int i) {
+  Edge* slot = allowed_.data() + any_.begin[i];
+  if (allowed_at_[i] != target_stamp_) {
+    allowed_at_[i] = target_stamp_;
+    int count = 0;
+    for (const Edge& edge : any_.of(i))
+      if (allows(i, edge)) slot[count++] = edge;
+    allowed_count_[i] = count;
+  }
+  return {slot, static_cast<size_t>(allowed_count_[i])};
+}
+
+void Balancer::start_target(int t, bool may_detour) {
+  const int n = static_cast<int>(sw_.size());
+  ++target_stamp_;
+  hops_ = reach_.detour_hops_of(sw_[t]);
+  ancestors_.clear();
+  ca_below_.clear();
+  ca_above_.clear();
+  detouring_.clear();
+  const std::span<const uint8_t> turns = reach_.turn_levels_toward(sw_[t]);
+  for (int i = 0; i < n; ++i) turn_[i] = turns[reach_index_[i]] == 0xFF ? -1 : turns[reach_index_[i]];
+  for (int i = 0; i < n; ++i) {
+    unused_row_[i] = kNoPath;
+    if (i == t) continue;
+    if (turn_[i] == level_[i]) {
+      ancestors_.push_back(i);
+      if (has_ca_[i]) ca_above_.push_back(i);
+    } else if (turn_[i] >= 0) {
+      if (has_ca_[i]) ca_below_.push_back(i);
+    } else if (may_detour) {
+      detouring_.push_back(i);
+    } else {
+      continue;
+    }
+    const Adjacency& kind = turn_[i] == level_[i] ? down_ : turn_[i] >= 0 ? up_ : any_;
+    for (const Edge& edge : kind.of(i))
+      if (allows(i, edge)) {
+        unused_row_[i] = edge.port;
+        break;
+      }
+  }
+}
+
+// Destinations the up ports into switch `p` carry, summed: what the switches
+// that will follow `p` already send up to it.
+int Balancer::load_into(int p) const {
+  int sum = 0;
+  for (const Edge& edge : down_.of(p)) sum += load(edge.peer, edge.peer_port);
+  return sum;
+}
+
+// Step 1: from T to the top through the parent whose down port toward the
+// path carries the fewest destinations, then whose up ports in carry the
+// fewest (on a 10,080-host RFC the worst case sits on those: 112 -> 106 when added),
+// then with the fewest paths through it (every parent of a switch above T
+// is above T).
+void Balancer::climb_main_path(int t, uint8_t* entries) {
+  main_.assign(1, t);
+  on_path_[t] = stamp_;
+  for (int cur = t; !up_.of(cur).empty();) {
+    const Edge* best = nullptr;
+    auto key = [&](const Edge& e) {
+      return std::tuple(load(e.peer, e.peer_port), load_into(e.peer), through_[e.peer]);
+    };
+    for (const Edge& edge : up_.of(cur))
+      if (best == nullptr || key(edge) < key(*best)) best = &edge;
+    const int parent = best->peer;
+    ++through_[parent];
+    entries[parent] = best->peer_port;
+    ++load_[port_base_[parent] + best->peer_port];
+    on_path_[parent] = stamp_;
+    main_.push_back(parent);
+    cur = parent;
+  }
+}
+
+// Going down from switch `a` (above T, routed), every child that turns where
+// its parent does and has no route yet routes up to it, over the
+// least-loaded cable of its parents there. Returns whether `a` took any.
+bool Balancer::spread_from(int a, uint8_t* entries) {
+  frontier_.assign(1, a);
+  bool took = false;
+  for (int l = level_[a]; l >= 2 && !frontier_.empty(); --l) {
+    next_.clear();
+    for (int parent : frontier_) {
+      users_[parent] = 0;
+      for (const Edge& edge : down_.of(parent)) {
+        const int child = edge.peer;
+        if (turn_[child] != turn_[parent]) continue;
+        if (on_path_[child] != stamp_) {
+          on_path_[child] = stamp_;
+          cables_in_[child] = 1;
+          only_cable_[child] = edge.peer_port;
+          next_.push_back(child);
+        } else if (cables_in_[child] > 0) {
+          ++cables_in_[child];
+        }
+      }
+    }
+    // Each child to the parent most children chose so far (one destination
+    // crossing few switches), then over its least-loaded cable; with one
+    // cable from the frontier (a tree), that one.
+    for (int child : next_) {
+      uint8_t port = only_cable_[child];
+      if (cables_in_[child] > 1) {
+        const Edge* best = nullptr;
+        auto key = [&](const Edge& e) { return std::pair(-users_[e.peer], load(child, e.port)); };
+        for (const Edge& edge : up_.of(child))
+          if (users_[edge.peer] >= 0 && turn_[edge.peer] == turn_[child] &&
+              (best == nullptr || key(edge) < key(*best)))
+            best = &edge;
+        port = best->port;
+      }
+      cables_in_[child] = 0;  // settled: later frontiers pass it by
+      ++users_[peer_of_[port_base_[child] + port]];
+      entries[child] = port;
+      ++load_[port_base_[child] + port];
+      uncovered_ -= has_ca_[child];
+      open_[child] = 0;
+    }
+    for (int parent : frontier_) users_[parent] = -1;
+    took = took || !next_.empty();
+    frontier_.swap(next_);
+  }
+  return took;
+}
+
+// Step 2, in ftree's order: the main path spreads first, from the top; then
+// T's other ancestors, level by level from T up, the least used first, until
+// every switch with CAs has a route.
+void Balancer::spread(uint8_t* entries) {
+  uncovered_ = static_cast<int>(ca_below_.size());
+  for (int i : ca_below_) open_[i] = 1;
+  for (auto it = main_.rbegin(); it != main_.rend(); ++it) spread_from(*it, entries);
+  for (size_t k = 0; k < ancestors_.size() && uncovered_ > 0;) {
+    size_t end = k;
+    while (end < ancestors_.size() && level_[ancestors_[end]] == level_[ancestors_[k]]) ++end;
+    by_use_.assign(ancestors_.begin() + k, ancestors_.begin() + end);
+    std::ranges::stable_sort(by_use_, {}, [&](int a) { return through_[a]; });
+    for (size_t u = 0; u < by_use_.size() && uncovered_ > 0; ++u) {
+      // Of the next kCandidates least used, the one whose spreading reaches
+      // the most switches with CAs that have no route yet: fewer top
+      // switches per destination, with their loads still even.
+      size_t best = u;
+      int best_gain = -1;
+      for (size_t v = u; v < std::min(by_use_.size(), u + kCandidates); ++v) {
+        const int g = on_path_[by_use_[v]] == stamp_ ? -1 : gain(by_use_[v]);
+        if (g > best_gain) best_gain = g, best = v;
+      }
+      std::swap(by_use_[u], by_use_[best]);
+      const int a = by_use_[u];
+      if (on_path_[a] == stamp_ || !spread_from(a, entries)) continue;
+      need(a);
+      ++through_[a];
+    }
+    k = end;
+  }
+}
+
+// Switches with CAs and no route yet that spreading from `a` would reach
+// within two levels (an estimate: one reached twice counts twice, and one
+// below that turns lower counts though spreading would pass it by; when
+// higher ancestors spread, the lower ones have routed those).
+int Balancer::gain(int a) const {
+  int g = 0;
+  for (const Edge& down : down_.of(a)) {
+    const int c = down.peer;
+    if (turn_[c] != turn_[a] || on_path_[c] == stamp_) continue;
+    g += open_[c];
+    for (const Edge& below : down_.of(c)) g += open_[below.peer];
+  }
+  return g;
+}
+
+void Balancer::need(int i) {
+  if (needed_[i] == stamp_) return;
+  needed_[i] = stamp_;
+  needed_by_level_[level_[i]].push_back(i);
+}
+
+// Step 3: switches with CA traffic that spreading did not reach route to
+// their least-loaded allowed port: below T's ancestors bottom-up (a switch
+// learns it carries traffic from the children that chose it), then T's
+// ancestors top-down; then detours, counted for attached hosts only.
+void Balancer::route_needed(uint8_t* entries, bool count_detours) {
+  for (int i : ca_below_) {
+    open_[i] = 0;
+    if (on_path_[i] != stamp_) need(i);
+  }
+  for (int i : ca_above_) need(i);
+  auto route = [&](int i) {
+    const std::span<const Edge> edges = allowed(i);
+    if (edges.empty()) return;
+    const Edge& edge = *least_loaded(i, edges);
+    entries[i] = edge.port;
+    ++load_[port_base_[i] + edge.port];
+    if (on_path_[edge.peer] != stamp_) need(edge.peer);
+  };
+  for (int l = 1; l <= top_; ++l)
+    for (size_t k = 0; k < needed_by_level_[l].size(); ++k)  // index: routing may add above
+      if (const int i = needed_by_level_[l][k]; on_path_[i] != stamp_ && turn_[i] > level_[i]) route(i);
+  for (int l = top_; l >= 1; --l)
+    for (size_t k = 0; k < needed_by_level_[l].size(); ++k)
+      if (const int i = needed_by_level_[l][k]; on_path_[i] != stamp_ && turn_[i] == level_[i]) route(i);
+  if (count_detours)
+    for (int i : detouring_) route(i);
+}
+
+void Balancer::route_target(int t, std::span<const Dest> dests) {
+  start_target(t, dests.front().may_detour);
+  const size_t n = sw_.size();
+  rows_.resize(dests.size() * n);
+  for (size_t k = 0; k < dests.size(); ++k) {
+    const Dest& dest = dests[k];
+    ++stamp_;
+    uint8_t* entries = &rows_[k * n];
+    std::memcpy(entries, unused_row_.data(), unused_row_.size());
+    entries[t] = dest.port;
+    for (auto& list : needed_by_level_) list.clear();
+    climb_main_path(t, entries);
+    spread(entries);
+    route_needed(entries, dest.port != 0);  // switch LIDs carry management traffic only
+  }
+  for (size_t i = 0; i < n; ++i) {
+    uint8_t* table = lfts_.port[sw_[i]].data();
+    for (size_t k = 0; k < dests.size(); ++k) table[dests[k].lid] = rows_[k * n + i];
+  }
+}
+
+}  // namespace
+
+void balance_by_destination(const RoutingInput& input, const UpDownReach& reach, Lfts& lfts) {
+  const Fabric& fabric = input.fabric;
+  lfts.port.assign(fabric.size(), {});
+  for (int x = 0; x < fabric.size(); ++x)
+    if (fabric.node(x).is_switch()) lfts.port[x].assign(input.lids.max_lid + 1, kNoPath);
+  // CA LIDs first, by target and port (a leaf's hosts spread over its
+  // parents in turn), then switch LIDs, which carry management traffic only.
+  // May-detour is the same for every LID of one group (updown_reach.h).
+  Balancer balancer(input, reach, lfts);
+  std::vector<std::tuple<bool, int, Dest>> order;
+  for (int lid = 1; lid <= input.lids.max_lid; ++lid) {
+    const int owner = input.lids.owner[lid];
+    if (owner < 0) continue;
+    const Exit exit = exit_of(fabric, owner);
+    if (exit.target < 0 || balancer.index_of(exit.target) < 0) continue;
+    order.emplace_back(exit.port == 0, balancer.index_of(exit.target),
+                       Dest{lid, static_cast<uint8_t>(exit.port), reach.may_detour(exit)});
+  }
+  std::ranges::stable_sort(order, {}, [](const auto& o) {
+    return std::tuple(std::get<0>(o), std::get<1>(o), std::get<2>(o).port);
+  });
+  std::vector<Dest> group;
+  for (size_t k = 0; k < order.size(); ++k) {
+    group.push_back(std::get<2>(order[k]));
+    if (k + 1 < order.size() && std::get<0>(order[k + 1]) == std::get<0>(order[k]) &&
+        std::get<1>(order[k + 1]) == std::get<1>(order[k]))
+      continue;
+    balancer.route_target(std::get<1>(order[k]), group);
+    group.clear();
+  }
+}
+
+}  // namespace ftclos

@@ -125,7 +125,9 @@ int run(const RouteOptions& options) {
     }
     fmt::print(stderr, "ftclos route: {}; written anyway (--allow-unreachable)\n", reason);
   }
-  Status written = write_output(options.output, write_lft_dump(*fabric, routed->lids, routed->routing.lfts));
+  Status written = write_output(options.output, [&](const TextSink& sink) {
+    return write_lft_dump(*fabric, routed->lids, routed->routing.lfts, sink);
+  });
   if (written.ok() && !options.path_bits.empty())
     written = write_output(options.path_bits, write_path_bits(*fabric, routed->routing));
   if (!written.ok()) {

@@ -30,6 +30,10 @@ Result<std::string> read_file(const std::string& path) {
 }
 
 Status write_file(const std::string& path, const std::string& text) {
+  return write_file(path, [&](const TextSink& sink) { return sink(text); });
+}
+
+Status write_file(const std::string& path, const std::function<bool(const TextSink&)>& produce) {
   // /dev/null, a FIFO or a terminal is written in place: renaming over it would replace it.
   struct stat info;
   const bool in_place = ::stat(path.c_str(), &info) == 0 && !S_ISREG(info.st_mode);
@@ -41,7 +45,10 @@ Status write_file(const std::string& path, const std::string& text) {
   };
   std::unique_ptr<std::FILE, CloseFile> file(std::fopen(target.c_str(), "wb"));
   if (!file) return fail();
-  if (std::fwrite(text.data(), 1, text.size(), file.get()) != text.size() || std::fflush(file.get()) != 0) return fail();
+  const auto sink = [&](std::string_view chunk) {
+    return std::fwrite(chunk.data(), 1, chunk.size(), file.get()) == chunk.size();
+  };
+  if (!produce(sink) || std::fflush(file.get()) != 0) return fail();
   if (std::fclose(file.release()) != 0) return fail();
   if (!in_place && std::rename(target.c_str(), path.c_str()) != 0) return fail();
   return Status::Ok();

@@ -2,7 +2,9 @@
 // system's reason.
 #pragma once
 
+#include <functional>
 #include <string>
+#include <string_view>
 
 #include "core/status.h"
 
@@ -15,5 +17,14 @@ Result<std::string> read_file(const std::string& path);
 /// reader never sees half of it; anything else (/dev/null, a FIFO) is written
 /// in place. Fails with "cannot write PATH: REASON" and leaves no PATH.tmp.
 Status write_file(const std::string& path, const std::string& text);
+
+/// Takes text in chunks as a writer produces it; false when it cannot (the
+/// writer stops).
+using TextSink = std::function<bool(std::string_view)>;
+
+/// write_file for text too large to hold at once: `produce` hands it to the
+/// sink chunk by chunk and returns false when the sink refused one. Same
+/// replacement and errors.
+Status write_file(const std::string& path, const std::function<bool(const TextSink&)>& produce);
 
 }  // namespace ftclos

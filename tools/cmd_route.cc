@@ -62,11 +62,11 @@ void print_summary(const RoutedFabric& routed, const RouteOptions& options, doub
 // Every CA to every LID of every other CA, as the auditor walks the tables:
 // a scheme must not strand a pair silently, nor leave a credit loop. Returns
 // the reason, or "".
-std::string undelivered(const Fabric& fabric, const RoutedFabric& routed) {
+std::string undelivered(const Fabric& fabric, const Levels& levels, const LidMap& lids, const Routing& routing) {
   OffsetChoice every_offset;
   every_offset.mode = OffsetChoice::Mode::kAllOffsets;
-  const Correctness check = check_correctness({fabric, routed.detection.levels, routed.lids, routed.routing.lfts,
-                                               every_offset, routed.routing.dest_sl, {}});
+  const Correctness check =
+      check_correctness({fabric, levels, lids, routing.lfts, every_offset, routing.dest_sl, {}});
   const long failed = check.unreachable + check.loops;
   if (failed == 0 && check.credit_loops == 0) return "";
   if (failed == 0) {  // deadlock-prone: a wrong answer too
@@ -108,7 +108,10 @@ int run(const RouteOptions& options) {
                             : Result<LidMap>(previous->lids);
   if (!lids.ok()) return bad_input("route", lids.status());
   bool bad_input = false;
-  Result<RoutedFabric> routed = route_fabric(*fabric, options.scheme, std::move(*lids), *hints, &bad_input);
+  const StrandCheck strands = [](const RoutingInput& input, const Routing& routing) {
+    return undelivered(input.fabric, input.detection.levels, input.lids, routing);
+  };
+  Result<RoutedFabric> routed = route_fabric(*fabric, options.scheme, *lids, *hints, &bad_input, &strands);
   if (!routed.ok()) {
     fmt::print(stderr, "ftclos route: {}\n", routed.status().message());
     return bad_input ? 2 : 1;
@@ -118,7 +121,9 @@ int run(const RouteOptions& options) {
     const long changed = keep_previous(input, previous->lfts, routed->routing);
     fmt::print(stderr, "entries changed from {}: {}\n", options.previous, changed);
   }
-  if (const std::string reason = undelivered(*fabric, *routed); !reason.empty()) {
+  // auto checked its choice already, unless --previous changed it since.
+  const bool checked = routed->routing.checked && options.previous.empty();
+  if (const std::string reason = checked ? "" : undelivered(*fabric, routed->detection.levels, routed->lids, routed->routing); !reason.empty()) {
     if (!options.allow_unreachable) {
       fmt::print(stderr, "ftclos route: {}; nothing written (--allow-unreachable writes them anyway)\n", reason);
       return 1;

@@ -1,5 +1,6 @@
 #include "audit/audit_walk.h"
 
+#include <cstring>
 #include <map>
 #include <utility>
 
@@ -15,15 +16,30 @@ int hop_direction(const Levels& levels, int from, int to) {
 }  // namespace
 
 PathEngine::PathEngine(const Fabric& fabric, const Levels& levels, const LidMap& lids, const Lfts& lfts)
-    : fabric_(fabric), levels_(levels), lids_(lids), lfts_(lfts), steps_(fabric.size()), state_(fabric.size(), 0) {
-  for (int i = 0; i < fabric.size(); ++i)
-    if (fabric.node(i).is_switch()) switches_.push_back(i);
+    : fabric_(fabric), levels_(levels), lids_(lids), lfts_(lfts), switch_index_(fabric.size(), -1),
+      steps_(fabric.size()), state_(fabric.size(), 0) {
+  for (int i = 0; i < fabric.size(); ++i) {
+    if (!fabric.node(i).is_switch()) continue;
+    switch_index_[i] = static_cast<int>(switches_.size());
+    switches_.push_back(i);
+  }
+  block_.resize(switches_.size() * kColumnBlock);
+}
+
+void PathEngine::load_block(int lid) {
+  block_start_ = lid / kColumnBlock * kColumnBlock;
+  for (size_t k = 0; k < switches_.size(); ++k) {
+    uint8_t* row = block_.data() + k * kColumnBlock;
+    const int node = switches_[k];
+    const long size = node < static_cast<int>(lfts_.port.size()) ? static_cast<long>(lfts_.port[node].size()) : 0;
+    const long have = std::clamp(size - block_start_, 0L, static_cast<long>(kColumnBlock));
+    if (have > 0) std::memcpy(row, lfts_.port[node].data() + block_start_, have);
+    std::fill(row + have, row + kColumnBlock, kNoPath);
+  }
 }
 
 uint8_t PathEngine::lft(int node, int lid) const {
-  if (node >= static_cast<int>(lfts_.port.size())) return kNoPath;
-  const std::vector<uint8_t>& table = lfts_.port[node];
-  return lid < static_cast<int>(table.size()) ? table[lid] : kNoPath;
+  return block_[switch_index_[node] * kColumnBlock + (lid - block_start_)];
 }
 
 bool PathEngine::settle_terminal(int node, int lid, int target) {
@@ -73,6 +89,7 @@ void PathEngine::derive(int node) {
 
 void PathEngine::walk(int lid) {
   const int target = lid >= 0 && lid < static_cast<int>(lids_.owner.size()) ? lids_.owner[lid] : -1;
+  if (lid < block_start_ || lid >= block_start_ + kColumnBlock) load_block(lid);
   for (int sw : switches_) state_[sw] = 0;
   for (int start : switches_) {
     if (state_[start] == 2) continue;

@@ -3,7 +3,11 @@
 // walk per LID (a "column" of the LFTs) settles every switch at once, and a
 // source CA's path is its entry switch's path plus its own cable: all pairs
 // cost O(switches x LIDs) instead of O(pairs x hops). Columns are walked one
-// at a time, so memory is O(switches) per worker.
+// at a time, so memory is O(switches) per worker. A column read straight
+// from the LFTs costs a cache miss per switch, so the engine copies a block
+// of kColumnBlock columns at a time (one cache line per switch) and walks
+// the next LIDs from it: callers that walk LIDs in ascending order (the
+// audits take a leaf's CAs together) read each LFT byte from memory once.
 #pragma once
 
 #include <algorithm>
@@ -37,7 +41,9 @@ class PathEngine {
   const std::vector<int>& delivered_farthest_first() const { return delivered_; }
 
  private:
+  static constexpr int kColumnBlock = 64;
   uint8_t lft(int node, int lid) const;
+  void load_block(int lid);  // the columns of lid's block
   // Settles `node` when its egress ends the walk here; false when it leads on to a switch.
   bool settle_terminal(int node, int lid, int target);
   void derive(int node);  // from the settled step of its next switch
@@ -47,6 +53,9 @@ class PathEngine {
   const LidMap& lids_;
   const Lfts& lfts_;
   std::vector<int> switches_;
+  std::vector<int> switch_index_;  // per node: its place in switches_, -1 for CAs
+  std::vector<uint8_t> block_;     // [switch index][lid - block_start_]
+  int block_start_ = -kColumnBlock;  // no block loaded
   std::vector<Step> steps_;
   std::vector<uint8_t> state_;  // per node: 0 unknown, 1 on the walk's stack, 2 settled
   std::vector<int> stack_;

@@ -16,12 +16,17 @@ int hop_direction(const Levels& levels, int from, int to) {
 }  // namespace
 
 PathEngine::PathEngine(const Fabric& fabric, const Levels& levels, const LidMap& lids, const Lfts& lfts)
-    : fabric_(fabric), levels_(levels), lids_(lids), lfts_(lfts), switch_index_(fabric.size(), -1),
-      steps_(fabric.size()), state_(fabric.size(), 0) {
+    : levels_(levels), lids_(lids), lfts_(lfts), switch_index_(fabric.size(), -1),
+      is_switch_(fabric.size(), 0), steps_(fabric.size()), state_(fabric.size(), 0) {
   for (int i = 0; i < fabric.size(); ++i) {
-    if (!fabric.node(i).is_switch()) continue;
+    const Node& node = fabric.node(i);
+    if (!node.is_switch()) continue;
+    is_switch_[i] = 1;
     switch_index_[i] = static_cast<int>(switches_.size());
     switches_.push_back(i);
+    num_ports_.push_back(node.num_ports);
+    first_port_.push_back(static_cast<int>(peer_.size()));
+    for (int p = 0; p <= node.num_ports; ++p) peer_.push_back(node.ports[p].peer.node);
   }
   block_.resize(switches_.size() * kColumnBlock);
 }
@@ -38,10 +43,6 @@ void PathEngine::load_block(int lid) {
   }
 }
 
-uint8_t PathEngine::lft(int node, int lid) const {
-  return block_[switch_index_[node] * kColumnBlock + (lid - block_start_)];
-}
-
 bool PathEngine::settle_terminal(int node, int lid, int target) {
   Step& step = steps_[node];
   step = Step{};
@@ -49,23 +50,24 @@ bool PathEngine::settle_terminal(int node, int lid, int target) {
     step.outcome = Trace::Outcome::kDelivered;
     step.up_down = step.down_only = true;
   } else {
-    step.port = lft(node, lid);
-    if (step.port == kNoPath || step.port == 0 || step.port > fabric_.node(node).num_ports) {
+    const int k = switch_index_[node];
+    step.port = block_[k * kColumnBlock + (lid - block_start_)];
+    if (step.port == kNoPath || step.port == 0 || step.port > num_ports_[k]) {
       step.outcome = Trace::Outcome::kNoRoute;
     } else {
-      const PortRef peer = fabric_.peer({node, step.port});
-      if (!peer.valid()) {
+      const int peer = peer_[first_port_[k] + step.port];
+      if (peer < 0) {
         step.outcome = Trace::Outcome::kDeadPort;
-      } else if (peer.node == target) {
-        const int dir = hop_direction(levels_, node, peer.node);
+      } else if (peer == target) {
+        const int dir = hop_direction(levels_, node, peer);
         step.outcome = Trace::Outcome::kDelivered;
         step.hops = 1;
         step.up_down = dir != 0;
         step.down_only = dir < 0;
-      } else if (!fabric_.node(peer.node).is_switch()) {
+      } else if (!is_switch_[peer]) {
         step.outcome = Trace::Outcome::kNoRoute;  // handed to the wrong CA
       } else {
-        step.next = peer.node;
+        step.next = peer;
         return false;
       }
     }

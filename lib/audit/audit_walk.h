@@ -42,18 +42,20 @@ class PathEngine {
 
  private:
   static constexpr int kColumnBlock = 64;
-  uint8_t lft(int node, int lid) const;
   void load_block(int lid);  // the columns of lid's block
   // Settles `node` when its egress ends the walk here; false when it leads on to a switch.
   bool settle_terminal(int node, int lid, int target);
   void derive(int node);  // from the settled step of its next switch
 
-  const Fabric& fabric_;
   const Levels& levels_;
   const LidMap& lids_;
   const Lfts& lfts_;
   std::vector<int> switches_;
   std::vector<int> switch_index_;  // per node: its place in switches_, -1 for CAs
+  // The cabling flat, for the hot loop: per switch (by index) its port
+  // count and where its ports' peers start in peer_ (-1: no cable).
+  std::vector<int> num_ports_, first_port_, peer_;
+  std::vector<uint8_t> is_switch_;  // per node
   std::vector<uint8_t> block_;     // [switch index][lid - block_start_]
   int block_start_ = -kColumnBlock;  // no block loaded
   std::vector<Step> steps_;

@@ -121,6 +121,16 @@ void PathEngine::walk(int lid) {
       }
     }
   }
+  delivered_sorted_ = false;
+}
+
+const std::vector<int>& PathEngine::delivered_farthest_first() {
+  if (!delivered_sorted_) sort_delivered();
+  delivered_sorted_ = true;
+  return delivered_;
+}
+
+void PathEngine::sort_delivered() {
   // Farthest first by a counting sort on hops.
   by_hops_.clear();
   for (int sw : switches_) {

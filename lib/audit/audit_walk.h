@@ -38,7 +38,8 @@ class PathEngine {
   void walk(int lid);
   const Step& at(int node) const { return steps_[node]; }
   /// The switches that deliver, farthest first: each comes before the switch it forwards to.
-  const std::vector<int>& delivered_farthest_first() const { return delivered_; }
+  /// Sorted on the first call after a walk (only the contention audit asks).
+  const std::vector<int>& delivered_farthest_first();
 
  private:
   static constexpr int kColumnBlock = 64;
@@ -61,7 +62,9 @@ class PathEngine {
   std::vector<Step> steps_;
   std::vector<uint8_t> state_;  // per node: 0 unknown, 1 on the walk's stack, 2 settled
   std::vector<int> stack_;
+  void sort_delivered();
   std::vector<int> delivered_;
+  bool delivered_sorted_ = false;
   std::vector<int> by_hops_;    // counting-sort buckets
 };
 

@@ -105,13 +105,13 @@ int run(const RouteOptions& options) {
   if (!previous.ok()) return bad_input("route", previous.status());
   Result<LidMap> lids = options.previous.empty()
                             ? routing_lids(*fabric, options.guid2lid, options.lmc, "route")
-                            : Result<LidMap>(previous->lids);
+                            : Result<LidMap>(std::move(previous->lids));
   if (!lids.ok()) return bad_input("route", lids.status());
   bool bad_input = false;
   const StrandCheck strands = [](const RoutingInput& input, const Routing& routing) {
     return undelivered(input.fabric, input.detection.levels, input.lids, routing);
   };
-  Result<RoutedFabric> routed = route_fabric(*fabric, options.scheme, *lids, *hints, &bad_input, &strands);
+  Result<RoutedFabric> routed = route_fabric(*fabric, options.scheme, std::move(*lids), *hints, &bad_input, &strands);
   if (!routed.ok()) {
     fmt::print(stderr, "ftclos route: {}\n", routed.status().message());
     return bad_input ? 2 : 1;

@@ -4,10 +4,14 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <algorithm>
 #include <cstring>
 #include <memory>
 
+#include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 namespace ftclos {
 namespace {
@@ -27,6 +31,30 @@ Result<std::string> read_file(const std::string& path) {
   // A directory opens fine and fails on the first read.
   if (std::ferror(file.get())) return Status::Error(fmt::format("{}: cannot read: {}", path, std::strerror(errno)));
   return text;
+}
+
+Result<std::shared_ptr<const MappedFile>> MappedFile::open(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return Status::Error(fmt::format("{}: cannot read: {}", path, std::strerror(errno)));
+  struct stat info;
+  if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode) || info.st_size == 0) {
+    ::close(fd);
+    return Status::Error(fmt::format("{}: not mappable", path));
+  }
+  void* data = ::mmap(nullptr, info.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+  const int mmap_errno = errno;
+  ::close(fd);  // the mapping keeps the file
+  if (data == MAP_FAILED) return Status::Error(fmt::format("{}: cannot read: {}", path, std::strerror(mmap_errno)));
+  ::madvise(data, info.st_size, MADV_SEQUENTIAL);
+  return std::shared_ptr<const MappedFile>(new MappedFile(static_cast<const char*>(data), info.st_size));
+}
+
+MappedFile::~MappedFile() { ::munmap(const_cast<char*>(data_), size_); }
+
+void MappedFile::release_before(size_t offset) const {
+  const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+  const size_t end = std::min(offset, size_) / page * page;
+  if (end > 0) ::madvise(const_cast<char*>(data_), end, MADV_DONTNEED);
 }
 
 Status write_file(const std::string& path, const std::string& text) {

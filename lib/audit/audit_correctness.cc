@@ -146,10 +146,10 @@ int vl_of(const AuditInput& in, int lid) {
 // One worker's share: a block of destinations.
 class Auditor {
  public:
-  Auditor(const AuditInput& in, const Senders& senders, const ChannelIndex& channels, const std::vector<int>& pieces,
-          bool folded)
+  Auditor(const AuditInput& in, const LftColumns& columns, const Senders& senders, const ChannelIndex& channels,
+          const std::vector<int>& pieces, bool folded)
       : in_(in), senders_(senders), channels_(channels), pieces_(pieces), folded_(folded),
-        engine_(in.fabric, in.levels, in.lids, in.lfts), used_(in.fabric.size(), false) {}
+        engine_(in.fabric, in.levels, in.lids, columns), used_(in.fabric.size(), false) {}
 
   void audit_destination(int d) {
     distances_to(d);
@@ -488,7 +488,8 @@ Correctness check_correctness(const AuditInput& input) {
 
   const int workers = worker_count(static_cast<long>(destinations.size()));
   std::vector<Auditor> auditors;
-  for (int w = 0; w < workers; ++w) auditors.emplace_back(input, senders, channels, pieces, folded);
+  const LftColumns columns(input.fabric, input.lfts);
+  for (int w = 0; w < workers; ++w) auditors.emplace_back(input, columns, senders, channels, pieces, folded);
   for_each_block(static_cast<long>(destinations.size()), workers, [&](int w, long begin, long end) {
     for (long i = begin; i < end; ++i) auditors[w].audit_destination(destinations[i]);
   });

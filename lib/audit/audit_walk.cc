@@ -15,8 +15,29 @@ int hop_direction(const Levels& levels, int from, int to) {
 
 }  // namespace
 
-PathEngine::PathEngine(const Fabric& fabric, const Levels& levels, const LidMap& lids, const Lfts& lfts)
-    : levels_(levels), lids_(lids), lfts_(lfts), switch_index_(fabric.size(), -1),
+LftColumns::LftColumns(const Fabric& fabric, const Lfts& lfts) {
+  for (int i = 0; i < fabric.size(); ++i) {
+    if (!fabric.node(i).is_switch()) continue;
+    switches_.push_back(i);
+    if (i < static_cast<int>(lfts.port.size())) lids_ = std::max(lids_, static_cast<int>(lfts.port[i].size()));
+  }
+  const size_t width = switches_.size();
+  cells_.assign(static_cast<size_t>(lids_) * width, kNoPath);
+  // In blocks of 64 LIDs, so that each table is read a cache line at a time.
+  constexpr int kBlock = 64;
+  for (int first = 0; first < lids_; first += kBlock) {
+    for (size_t k = 0; k < width; ++k) {
+      const int node = switches_[k];
+      if (node >= static_cast<int>(lfts.port.size())) continue;
+      const std::vector<uint8_t>& table = lfts.port[node];
+      const int last = std::min(first + kBlock, static_cast<int>(table.size()));
+      for (int lid = first; lid < last; ++lid) cells_[static_cast<size_t>(lid) * width + k] = table[lid];
+    }
+  }
+}
+
+PathEngine::PathEngine(const Fabric& fabric, const Levels& levels, const LidMap& lids, const LftColumns& columns)
+    : levels_(levels), lids_(lids), columns_(columns), switch_index_(fabric.size(), -1),
       is_switch_(fabric.size(), 0), steps_(fabric.size()), state_(fabric.size(), 0) {
   for (int i = 0; i < fabric.size(); ++i) {
     const Node& node = fabric.node(i);
@@ -28,22 +49,9 @@ PathEngine::PathEngine(const Fabric& fabric, const Levels& levels, const LidMap&
     first_port_.push_back(static_cast<int>(peer_.size()));
     for (int p = 0; p <= node.num_ports; ++p) peer_.push_back(node.ports[p].peer.node);
   }
-  block_.resize(switches_.size() * kColumnBlock);
 }
 
-void PathEngine::load_block(int lid) {
-  block_start_ = lid / kColumnBlock * kColumnBlock;
-  for (size_t k = 0; k < switches_.size(); ++k) {
-    uint8_t* row = block_.data() + k * kColumnBlock;
-    const int node = switches_[k];
-    const long size = node < static_cast<int>(lfts_.port.size()) ? static_cast<long>(lfts_.port[node].size()) : 0;
-    const long have = std::clamp(size - block_start_, 0L, static_cast<long>(kColumnBlock));
-    if (have > 0) std::memcpy(row, lfts_.port[node].data() + block_start_, have);
-    std::fill(row + have, row + kColumnBlock, kNoPath);
-  }
-}
-
-bool PathEngine::settle_terminal(int node, int lid, int target) {
+bool PathEngine::settle_terminal(int node, int target) {
   Step& step = steps_[node];
   step = Step{};
   if (node == target) {  // a switch's own LID: arrived
@@ -51,7 +59,7 @@ bool PathEngine::settle_terminal(int node, int lid, int target) {
     step.up_down = step.down_only = true;
   } else {
     const int k = switch_index_[node];
-    step.port = block_[k * kColumnBlock + (lid - block_start_)];
+    step.port = column_ ? column_[k] : kNoPath;
     if (step.port == kNoPath || step.port == 0 || step.port > num_ports_[k]) {
       step.outcome = Trace::Outcome::kNoRoute;
     } else {
@@ -91,7 +99,7 @@ void PathEngine::derive(int node) {
 
 void PathEngine::walk(int lid) {
   const int target = lid >= 0 && lid < static_cast<int>(lids_.owner.size()) ? lids_.owner[lid] : -1;
-  if (lid < block_start_ || lid >= block_start_ + kColumnBlock) load_block(lid);
+  column_ = lid >= 0 && lid < columns_.lids() ? columns_.column(lid) : nullptr;
   for (int sw : switches_) state_[sw] = 0;
   for (int start : switches_) {
     if (state_[start] == 2) continue;
@@ -107,7 +115,7 @@ void PathEngine::walk(int lid) {
       }
       state_[x] = 1;
       stack_.push_back(x);
-      if (settle_terminal(x, lid, target)) break;
+      if (settle_terminal(x, target)) break;
       x = steps_[x].next;
     }
     // Every switch on the stack leads into a loop, or takes its outcome from the one after it.

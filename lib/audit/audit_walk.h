@@ -4,10 +4,10 @@
 // source CA's path is its entry switch's path plus its own cable: all pairs
 // cost O(switches x LIDs) instead of O(pairs x hops). Columns are walked one
 // at a time, so memory is O(switches) per worker. A column read straight
-// from the LFTs costs a cache miss per switch, so the engine copies a block
-// of kColumnBlock columns at a time (one cache line per switch) and walks
-// the next LIDs from it: callers that walk LIDs in ascending order (the
-// audits take a leaf's CAs together) read each LFT byte from memory once.
+// from the LFTs costs a cache miss per switch, and the audits take
+// destinations by leaf, whose LIDs OpenSM scatters, so the LFTs are turned
+// once into columns (LftColumns, shared by the workers, as large as the
+// LFTs): walking a LID reads one contiguous row.
 #pragma once
 
 #include <algorithm>
@@ -30,9 +30,24 @@ struct Step {
   int next = -1;           // the switch that port leads to; -1 when it leads nowhere or to a CA
 };
 
+/// The LFTs by LID: per LID, the port of every switch (in node order).
+class LftColumns {
+ public:
+  LftColumns(const Fabric& fabric, const Lfts& lfts);
+  /// The switches' ports for `lid` ([switch index]); kNoPath where a table ends before it.
+  const uint8_t* column(int lid) const { return cells_.data() + static_cast<size_t>(lid) * switches_.size(); }
+  int lids() const { return lids_; }
+  const std::vector<int>& switches() const { return switches_; }
+
+ private:
+  std::vector<int> switches_;
+  int lids_ = 0;
+  std::vector<uint8_t> cells_;  // [lid][switch index]
+};
+
 class PathEngine {
  public:
-  PathEngine(const Fabric& fabric, const Levels& levels, const LidMap& lids, const Lfts& lfts);
+  PathEngine(const Fabric& fabric, const Levels& levels, const LidMap& lids, const LftColumns& columns);
 
   /// Settles every switch for `lid`; the results stay valid until the next call.
   void walk(int lid);
@@ -42,23 +57,20 @@ class PathEngine {
   const std::vector<int>& delivered_farthest_first();
 
  private:
-  static constexpr int kColumnBlock = 64;
-  void load_block(int lid);  // the columns of lid's block
   // Settles `node` when its egress ends the walk here; false when it leads on to a switch.
-  bool settle_terminal(int node, int lid, int target);
+  bool settle_terminal(int node, int target);
   void derive(int node);  // from the settled step of its next switch
 
   const Levels& levels_;
   const LidMap& lids_;
-  const Lfts& lfts_;
+  const LftColumns& columns_;
   std::vector<int> switches_;
   std::vector<int> switch_index_;  // per node: its place in switches_, -1 for CAs
   // The cabling flat, for the hot loop: per switch (by index) its port
   // count and where its ports' peers start in peer_ (-1: no cable).
   std::vector<int> num_ports_, first_port_, peer_;
   std::vector<uint8_t> is_switch_;  // per node
-  std::vector<uint8_t> block_;     // [switch index][lid - block_start_]
-  int block_start_ = -kColumnBlock;  // no block loaded
+  const uint8_t* column_ = nullptr;  // the walked LID's column; nullptr beyond every table
   std::vector<Step> steps_;
   std::vector<uint8_t> state_;  // per node: 0 unknown, 1 on the walk's stack, 2 settled
   std::vector<int> stack_;

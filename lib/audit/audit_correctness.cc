@@ -158,7 +158,7 @@ class Auditor {
       const int offset = senders_.offsets[k];
       const int lid = in_.lids.base[d] + offset;
       const bool owned = lid < static_cast<int>(in_.lids.owner.size()) && in_.lids.owner[lid] == d;
-      if (owned) engine_.walk(lid);
+      if (owned) engine_.walk(lid, senders_.entries_on[k]);
       for (int g : senders_.groups_on[k]) {
         const SenderGroup& group = senders_.groups[g];
         // The members share every outcome: count them at once, describe the first.
@@ -212,7 +212,7 @@ class Auditor {
     for (int vl = 0; vl < kVls; ++vl) {
       if (!turned[vl]) continue;
       for (const auto& [d, k] : deferred_[vl]) {
-        engine_.walk(in_.lids.base[d] + senders_.offsets[k]);
+        engine_.walk(in_.lids.base[d] + senders_.offsets[k], senders_.entries_on[k]);
         record_dependencies(d, senders_.groups_on[k], vl);
       }
       deferred_[vl].clear();

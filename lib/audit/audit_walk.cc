@@ -97,11 +97,11 @@ void PathEngine::derive(int node) {
   state_[node] = 2;
 }
 
-void PathEngine::walk(int lid) {
+void PathEngine::walk(int lid, const std::vector<int>& starts) {
   const int target = lid >= 0 && lid < static_cast<int>(lids_.owner.size()) ? lids_.owner[lid] : -1;
   column_ = lid >= 0 && lid < columns_.lids() ? columns_.column(lid) : nullptr;
   for (int sw : switches_) state_[sw] = 0;
-  for (int start : switches_) {
+  for (int start : starts) {
     if (state_[start] == 2) continue;
     // Follow the column from `start` until a settled switch, an end, or a switch already on the way.
     stack_.clear();
@@ -207,6 +207,12 @@ Senders group_senders(const AuditInput& input) {
   for (size_t k = 0; k < out.offsets.size(); ++k)
     for (size_t g = 0; g < out.groups.size(); ++g)
       if (out.groups[g].sends_on(out.offsets[k])) out.groups_on[k].push_back(static_cast<int>(g));
+  out.entries_on.resize(out.offsets.size());
+  for (size_t k = 0; k < out.offsets.size(); ++k) {
+    for (int g : out.groups_on[k]) out.entries_on[k].push_back(out.groups[g].entry);
+    std::ranges::sort(out.entries_on[k]);
+    out.entries_on[k].erase(std::unique(out.entries_on[k].begin(), out.entries_on[k].end()), out.entries_on[k].end());
+  }
   return out;
 }
 

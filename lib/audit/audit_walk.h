@@ -50,7 +50,10 @@ class PathEngine {
   PathEngine(const Fabric& fabric, const Levels& levels, const LidMap& lids, const LftColumns& columns);
 
   /// Settles every switch for `lid`; the results stay valid until the next call.
-  void walk(int lid);
+  void walk(int lid) { walk(lid, switches_); }
+  /// Settles only `starts` and the switches their paths for `lid` reach; the
+  /// others keep stale steps (correctness asks only about senders' paths).
+  void walk(int lid, const std::vector<int>& starts);
   const Step& at(int node) const { return steps_[node]; }
   /// The switches that deliver, farthest first: each comes before the switch it forwards to.
   /// Sorted on the first call after a walk (only the contention audit asks).
@@ -96,6 +99,7 @@ struct Senders {
   std::vector<std::vector<int>> groups_at;  // per node: its groups, for a switch
   std::vector<int> offsets;                 // the LID offsets anyone sends on, ascending
   std::vector<std::vector<int>> groups_on;  // per entry of `offsets`: the groups sending on it
+  std::vector<std::vector<int>> entries_on; // per entry of `offsets`: those groups' entry switches, once each
   std::vector<int> stray;                   // CAs with a LID whose port 1 is not cabled to a switch
   std::vector<int> stray_offset;            // per stray CA (parallel): its offset, -1 = all
 };

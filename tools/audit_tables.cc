@@ -27,7 +27,7 @@ Result<TableSet> tables_from_files(const Fabric& fabric, const std::vector<std::
   for (const std::string& path : paths) {
     Result<TextFile> file = read_text_file(path);
     if (!file.ok()) return file.status();
-    total += file->text.size();
+    total += file->view().size();
     files.push_back(std::move(*file));
   }
   std::optional<TextFile> lid_file;

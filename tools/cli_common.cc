@@ -104,9 +104,15 @@ std::string json_text(const nlohmann::json& document) {
 }
 
 Status write_output(const std::string& path, const std::string& text) {
-  if (path != "-") return write_file(path, text);
-  if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0)
-    return Status::Error("cannot write to stdout");
+  return write_output(path, [&](const TextSink& sink) { return sink(text); });
+}
+
+Status write_output(const std::string& path, const std::function<bool(const TextSink&)>& produce) {
+  if (path != "-") return write_file(path, produce);
+  const auto sink = [](std::string_view chunk) {
+    return std::fwrite(chunk.data(), 1, chunk.size(), stdout) == chunk.size();
+  };
+  if (!produce(sink) || std::fflush(stdout) != 0) return Status::Error("cannot write to stdout");
   return Status::Ok();
 }
 

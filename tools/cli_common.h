@@ -7,10 +7,12 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "core/fabric.h"
+#include "core/files.h"
 #include "core/status.h"
 #include "detect/host_hints.h"
 #include "route/lid_map.h"
@@ -50,6 +52,8 @@ std::string json_text(const nlohmann::json& document);
 
 /// Writes `text` to `path`, or to stdout when it is "-".
 Status write_output(const std::string& path, const std::string& text);
+/// The same for text produced chunk by chunk (core/files.h).
+Status write_output(const std::string& path, const std::function<bool(const TextSink&)>& produce);
 
 /// Prints "ftclos CMD: what" on stderr and returns 2, the exit status of bad input.
 int bad_input(const std::string& command, const Status& status);

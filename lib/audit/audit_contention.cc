@@ -159,9 +159,10 @@ struct Tally {
 // channel, or (`watch` >= 0) lists the destinations crossing one channel.
 class Collector {
  public:
-  Collector(const AuditInput& in, const Senders& senders, const ChannelIndex& channels, SetStore& store, int watch)
+  Collector(const AuditInput& in, const LftColumns& columns, const Senders& senders, const ChannelIndex& channels,
+            SetStore& store, int watch)
       : in_(in), senders_(senders), channels_(channels), watch_(watch),
-        engine_(in.fabric, in.levels, in.lids, in.lfts), subtrees_(store, in.fabric.size()),
+        engine_(in.fabric, in.levels, in.lids, columns), subtrees_(store, in.fabric.size()),
         classes_(store, channels.size()), kids_(in.fabric.size()), on_watch_(in.fabric.size(), false),
         last_class_(watch < 0 ? channels.size() : 0, -1), run_(last_class_.size(), 0) {}
 
@@ -505,6 +506,7 @@ namespace {
 // source sets and whether pairs are weighted by their offsets.
 struct ContentionRun {
   const AuditInput& input;
+  const LftColumns columns;
   const Senders senders;
   const ChannelIndex channels;
   const bool weighted;
@@ -513,6 +515,7 @@ struct ContentionRun {
 
   explicit ContentionRun(const AuditInput& in)
       : input(in),
+        columns(in.fabric, in.lfts),
         senders(group_senders(in)),
         channels(in.fabric),
         weighted(in.offsets.mode == OffsetChoice::Mode::kAllOffsets),
@@ -528,7 +531,7 @@ std::vector<Tally> tally(ContentionRun& run) {
   const int workers = worker_count(run.destinations());
   std::vector<std::vector<Tally>> shares(workers);
   for_each_block(run.destinations(), workers, [&](int w, long begin, long end) {
-    Collector collector(run.input, run.senders, run.channels, run.store, -1);
+    Collector collector(run.input, run.columns, run.senders, run.channels, run.store, -1);
     for (long i = begin; i < end; ++i) collector.add_destination(run.senders.cas[i]);
     shares[w] = collector.finish();
   });
@@ -599,7 +602,7 @@ std::vector<std::pair<int, int>> witness(ContentionRun& run, const std::vector<T
   const int watch = run.channels.of(worst_link);
   std::vector<std::vector<std::pair<int, int>>> found(worker_count(run.destinations()));
   for_each_block(run.destinations(), static_cast<int>(found.size()), [&](int w, long begin, long end) {
-    Collector collector(run.input, run.senders, run.channels, run.store, watch);
+    Collector collector(run.input, run.columns, run.senders, run.channels, run.store, watch);
     for (long i = begin; i < end; ++i) collector.add_destination(run.senders.cas[i]);
     found[w] = collector.watched();
   });

@@ -16,7 +16,13 @@
 // then c2 (the CA-to-switch ingress is left out: nothing waits on it in a
 // cycle). `credit_loops` counts the strongly connected components with a
 // cycle, summed over VLs: one per deadlock-prone region, not per elementary
-// cycle (of which a region may hold exponentially many).
+// cycle (of which a region may hold exponentially many). On a folded Clos,
+// routes that go only up, then only down, cannot close a cycle among
+// themselves (every dependency leads to a higher up channel or a lower down
+// one), so a VL whose routes all do so has no credit loop and its graph is
+// not built; a column whose routes all do so is recorded only once some
+// column of its VL does not (replayed after the walk), so that every thread
+// count finds the same graphs.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -140,22 +146,24 @@ int vl_of(const AuditInput& in, int lid) {
 // One worker's share: a block of destinations.
 class Auditor {
  public:
-  Auditor(const AuditInput& in, const Senders& senders, const ChannelIndex& channels, const std::vector<int>& pieces,
-          bool folded)
+  Auditor(const AuditInput& in, const LftColumns& columns, const Senders& senders, const ChannelIndex& channels,
+          const std::vector<int>& pieces, bool folded)
       : in_(in), senders_(senders), channels_(channels), pieces_(pieces), folded_(folded),
-        engine_(in.fabric, in.levels, in.lids, in.lfts), used_(in.fabric.size(), false) {}
+        engine_(in.fabric, in.levels, in.lids, columns), used_(in.fabric.size(), false) {}
 
   void audit_destination(int d) {
     distances_to(d);
+    const int d_entry = entry_switch(in_.fabric, d);
     for (size_t k = 0; k < senders_.offsets.size(); ++k) {
       const int offset = senders_.offsets[k];
       const int lid = in_.lids.base[d] + offset;
       const bool owned = lid < static_cast<int>(in_.lids.owner.size()) && in_.lids.owner[lid] == d;
-      if (owned) engine_.walk(lid);
+      if (owned) engine_.walk(lid, senders_.entries_on[k]);
       for (int g : senders_.groups_on[k]) {
         const SenderGroup& group = senders_.groups[g];
         // The members share every outcome: count them at once, describe the first.
-        const bool has_d = std::ranges::binary_search(group.members, d);
+        // Only the group at d's own switch can hold d.
+        const bool has_d = group.entry == d_entry && std::ranges::binary_search(group.members, d);
         const long senders = static_cast<long>(group.members.size()) - has_d;
         if (senders == 0) continue;
         if (pieces_[group.entry] != pieces_[d]) {
@@ -187,9 +195,31 @@ class Auditor {
         if (examples_[kUnreachable].size() < kExamplesPerKind)
           add_example(kUnreachable, describe(in_, s, d, lid, kUnreachable, 0));
       }
-      if (owned) record_dependencies(d, senders_.groups_on[k], vl_of(in_, lid));
+      if (!owned) continue;
+      const int vl = vl_of(in_, lid);
+      if (column_up_down(d, senders_.groups_on[k]) && !turned_[vl]) {
+        deferred_[vl].push_back({d, static_cast<int>(k)});
+      } else {
+        turned_[vl] = true;
+        record_dependencies(d, senders_.groups_on[k], vl);
+      }
     }
   }
+
+  // Records the columns deferred on the VLs that some auditor found a turn
+  // on (`turned`: all of them merged).
+  void replay_deferred(const std::array<bool, kVls>& turned) {
+    for (int vl = 0; vl < kVls; ++vl) {
+      if (!turned[vl]) continue;
+      for (const auto& [d, k] : deferred_[vl]) {
+        engine_.walk(in_.lids.base[d] + senders_.offsets[k], senders_.entries_on[k]);
+        record_dependencies(d, senders_.groups_on[k], vl);
+      }
+      deferred_[vl].clear();
+    }
+  }
+
+  const std::array<bool, kVls>& turned() const { return turned_; }
 
   // Folds another worker's results (of later destinations) into this one.
   void absorb(const Auditor& other) {
@@ -268,6 +298,20 @@ class Auditor {
     return deps_[vl];
   }
 
+  // Whether every sender of the walked column is delivered going only up,
+  // then only down, on a folded Clos.
+  bool column_up_down(int d, const std::vector<int>& groups) const {
+    if (!folded_) return false;
+    for (int g : groups) {
+      const SenderGroup& group = senders_.groups[g];
+      if (group.members.size() == 1 && group.members[0] == d) continue;
+      if (pieces_[group.entry] != pieces_[d]) continue;
+      const Step& step = engine_.at(group.entry);
+      if (step.outcome != Trace::Outcome::kDelivered || !step.up_down) return false;
+    }
+    return true;
+  }
+
   // Marks the switches the senders' paths for this column pass and adds their channel pairs.
   void record_dependencies(int d, const std::vector<int>& groups, int vl) {
     touched_.clear();
@@ -301,6 +345,8 @@ class Auditor {
   std::vector<int> distance_;
   std::vector<bool> used_;
   std::vector<int> touched_;
+  std::array<bool, kVls> turned_{};  // per VL: a column with a route that turns (or fails) was recorded
+  std::array<std::vector<std::pair<int, int>>, kVls> deferred_;  // per VL: up/down columns (d, offset index) not recorded
 };
 
 // Successors of channel c in one VL's dependency graph.
@@ -442,10 +488,15 @@ Correctness check_correctness(const AuditInput& input) {
 
   const int workers = worker_count(static_cast<long>(destinations.size()));
   std::vector<Auditor> auditors;
-  for (int w = 0; w < workers; ++w) auditors.emplace_back(input, senders, channels, pieces, folded);
+  const LftColumns columns(input.fabric, input.lfts);
+  for (int w = 0; w < workers; ++w) auditors.emplace_back(input, columns, senders, channels, pieces, folded);
   for_each_block(static_cast<long>(destinations.size()), workers, [&](int w, long begin, long end) {
     for (long i = begin; i < end; ++i) auditors[w].audit_destination(destinations[i]);
   });
+  std::array<bool, kVls> turned{};
+  for (const Auditor& auditor : auditors)
+    for (int vl = 0; vl < kVls; ++vl) turned[vl] = turned[vl] || auditor.turned()[vl];
+  for_each_block(workers, workers, [&](int w, long, long) { auditors[w].replay_deferred(turned); });
   Auditor& all = auditors.front();
   for (int w = 1; w < workers; ++w) all.absorb(auditors[w]);
   count_unaddressed(input, senders, pieces, all);

@@ -1,5 +1,6 @@
 #include "audit/audit_walk.h"
 
+#include <cstring>
 #include <map>
 #include <utility>
 
@@ -14,42 +15,67 @@ int hop_direction(const Levels& levels, int from, int to) {
 
 }  // namespace
 
-PathEngine::PathEngine(const Fabric& fabric, const Levels& levels, const LidMap& lids, const Lfts& lfts)
-    : fabric_(fabric), levels_(levels), lids_(lids), lfts_(lfts), steps_(fabric.size()), state_(fabric.size(), 0) {
-  for (int i = 0; i < fabric.size(); ++i)
-    if (fabric.node(i).is_switch()) switches_.push_back(i);
+LftColumns::LftColumns(const Fabric& fabric, const Lfts& lfts) {
+  for (int i = 0; i < fabric.size(); ++i) {
+    if (!fabric.node(i).is_switch()) continue;
+    switches_.push_back(i);
+    if (i < static_cast<int>(lfts.port.size())) lids_ = std::max(lids_, static_cast<int>(lfts.port[i].size()));
+  }
+  const size_t width = switches_.size();
+  cells_.assign(static_cast<size_t>(lids_) * width, kNoPath);
+  // In blocks of 64 LIDs, so that each table is read a cache line at a time.
+  constexpr int kBlock = 64;
+  for (int first = 0; first < lids_; first += kBlock) {
+    for (size_t k = 0; k < width; ++k) {
+      const int node = switches_[k];
+      if (node >= static_cast<int>(lfts.port.size())) continue;
+      const std::vector<uint8_t>& table = lfts.port[node];
+      const int last = std::min(first + kBlock, static_cast<int>(table.size()));
+      for (int lid = first; lid < last; ++lid) cells_[static_cast<size_t>(lid) * width + k] = table[lid];
+    }
+  }
 }
 
-uint8_t PathEngine::lft(int node, int lid) const {
-  if (node >= static_cast<int>(lfts_.port.size())) return kNoPath;
-  const std::vector<uint8_t>& table = lfts_.port[node];
-  return lid < static_cast<int>(table.size()) ? table[lid] : kNoPath;
+PathEngine::PathEngine(const Fabric& fabric, const Levels& levels, const LidMap& lids, const LftColumns& columns)
+    : levels_(levels), lids_(lids), columns_(columns), switch_index_(fabric.size(), -1),
+      is_switch_(fabric.size(), 0), steps_(fabric.size()), state_(fabric.size(), 0) {
+  for (int i = 0; i < fabric.size(); ++i) {
+    const Node& node = fabric.node(i);
+    if (!node.is_switch()) continue;
+    is_switch_[i] = 1;
+    switch_index_[i] = static_cast<int>(switches_.size());
+    switches_.push_back(i);
+    num_ports_.push_back(node.num_ports);
+    first_port_.push_back(static_cast<int>(peer_.size()));
+    for (int p = 0; p <= node.num_ports; ++p) peer_.push_back(node.ports[p].peer.node);
+  }
 }
 
-bool PathEngine::settle_terminal(int node, int lid, int target) {
+bool PathEngine::settle_terminal(int node, int target) {
   Step& step = steps_[node];
   step = Step{};
   if (node == target) {  // a switch's own LID: arrived
     step.outcome = Trace::Outcome::kDelivered;
     step.up_down = step.down_only = true;
   } else {
-    step.port = lft(node, lid);
-    if (step.port == kNoPath || step.port == 0 || step.port > fabric_.node(node).num_ports) {
+    const int k = switch_index_[node];
+    step.port = column_ ? column_[k] : kNoPath;
+    if (step.port == kNoPath || step.port == 0 || step.port > num_ports_[k]) {
       step.outcome = Trace::Outcome::kNoRoute;
     } else {
-      const PortRef peer = fabric_.peer({node, step.port});
-      if (!peer.valid()) {
+      const int peer = peer_[first_port_[k] + step.port];
+      if (peer < 0) {
         step.outcome = Trace::Outcome::kDeadPort;
-      } else if (peer.node == target) {
-        const int dir = hop_direction(levels_, node, peer.node);
+      } else if (peer == target) {
+        const int dir = hop_direction(levels_, node, peer);
         step.outcome = Trace::Outcome::kDelivered;
         step.hops = 1;
         step.up_down = dir != 0;
         step.down_only = dir < 0;
-      } else if (!fabric_.node(peer.node).is_switch()) {
+      } else if (!is_switch_[peer]) {
         step.outcome = Trace::Outcome::kNoRoute;  // handed to the wrong CA
       } else {
-        step.next = peer.node;
+        step.next = peer;
         return false;
       }
     }
@@ -71,10 +97,11 @@ void PathEngine::derive(int node) {
   state_[node] = 2;
 }
 
-void PathEngine::walk(int lid) {
+void PathEngine::walk(int lid, const std::vector<int>& starts) {
   const int target = lid >= 0 && lid < static_cast<int>(lids_.owner.size()) ? lids_.owner[lid] : -1;
+  column_ = lid >= 0 && lid < columns_.lids() ? columns_.column(lid) : nullptr;
   for (int sw : switches_) state_[sw] = 0;
-  for (int start : switches_) {
+  for (int start : starts) {
     if (state_[start] == 2) continue;
     // Follow the column from `start` until a settled switch, an end, or a switch already on the way.
     stack_.clear();
@@ -88,7 +115,7 @@ void PathEngine::walk(int lid) {
       }
       state_[x] = 1;
       stack_.push_back(x);
-      if (settle_terminal(x, lid, target)) break;
+      if (settle_terminal(x, target)) break;
       x = steps_[x].next;
     }
     // Every switch on the stack leads into a loop, or takes its outcome from the one after it.
@@ -102,6 +129,16 @@ void PathEngine::walk(int lid) {
       }
     }
   }
+  delivered_sorted_ = false;
+}
+
+const std::vector<int>& PathEngine::delivered_farthest_first() {
+  if (!delivered_sorted_) sort_delivered();
+  delivered_sorted_ = true;
+  return delivered_;
+}
+
+void PathEngine::sort_delivered() {
   // Farthest first by a counting sort on hops.
   by_hops_.clear();
   for (int sw : switches_) {
@@ -170,6 +207,12 @@ Senders group_senders(const AuditInput& input) {
   for (size_t k = 0; k < out.offsets.size(); ++k)
     for (size_t g = 0; g < out.groups.size(); ++g)
       if (out.groups[g].sends_on(out.offsets[k])) out.groups_on[k].push_back(static_cast<int>(g));
+  out.entries_on.resize(out.offsets.size());
+  for (size_t k = 0; k < out.offsets.size(); ++k) {
+    for (int g : out.groups_on[k]) out.entries_on[k].push_back(out.groups[g].entry);
+    std::ranges::sort(out.entries_on[k]);
+    out.entries_on[k].erase(std::unique(out.entries_on[k].begin(), out.entries_on[k].end()), out.entries_on[k].end());
+  }
   return out;
 }
 

@@ -3,7 +3,11 @@
 // walk per LID (a "column" of the LFTs) settles every switch at once, and a
 // source CA's path is its entry switch's path plus its own cable: all pairs
 // cost O(switches x LIDs) instead of O(pairs x hops). Columns are walked one
-// at a time, so memory is O(switches) per worker.
+// at a time, so memory is O(switches) per worker. A column read straight
+// from the LFTs costs a cache miss per switch, and the audits take
+// destinations by leaf, whose LIDs OpenSM scatters, so the LFTs are turned
+// once into columns (LftColumns, shared by the workers, as large as the
+// LFTs): walking a LID reads one contiguous row.
 #pragma once
 
 #include <algorithm>
@@ -26,31 +30,56 @@ struct Step {
   int next = -1;           // the switch that port leads to; -1 when it leads nowhere or to a CA
 };
 
-class PathEngine {
+/// The LFTs by LID: per LID, the port of every switch (in node order).
+class LftColumns {
  public:
-  PathEngine(const Fabric& fabric, const Levels& levels, const LidMap& lids, const Lfts& lfts);
-
-  /// Settles every switch for `lid`; the results stay valid until the next call.
-  void walk(int lid);
-  const Step& at(int node) const { return steps_[node]; }
-  /// The switches that deliver, farthest first: each comes before the switch it forwards to.
-  const std::vector<int>& delivered_farthest_first() const { return delivered_; }
+  LftColumns(const Fabric& fabric, const Lfts& lfts);
+  /// The switches' ports for `lid` ([switch index]); kNoPath where a table ends before it.
+  const uint8_t* column(int lid) const { return cells_.data() + static_cast<size_t>(lid) * switches_.size(); }
+  int lids() const { return lids_; }
+  const std::vector<int>& switches() const { return switches_; }
 
  private:
-  uint8_t lft(int node, int lid) const;
+  std::vector<int> switches_;
+  int lids_ = 0;
+  std::vector<uint8_t> cells_;  // [lid][switch index]
+};
+
+class PathEngine {
+ public:
+  PathEngine(const Fabric& fabric, const Levels& levels, const LidMap& lids, const LftColumns& columns);
+
+  /// Settles every switch for `lid`; the results stay valid until the next call.
+  void walk(int lid) { walk(lid, switches_); }
+  /// Settles only `starts` and the switches their paths for `lid` reach; the
+  /// others keep stale steps (correctness asks only about senders' paths).
+  void walk(int lid, const std::vector<int>& starts);
+  const Step& at(int node) const { return steps_[node]; }
+  /// The switches that deliver, farthest first: each comes before the switch it forwards to.
+  /// Sorted on the first call after a walk (only the contention audit asks).
+  const std::vector<int>& delivered_farthest_first();
+
+ private:
   // Settles `node` when its egress ends the walk here; false when it leads on to a switch.
-  bool settle_terminal(int node, int lid, int target);
+  bool settle_terminal(int node, int target);
   void derive(int node);  // from the settled step of its next switch
 
-  const Fabric& fabric_;
   const Levels& levels_;
   const LidMap& lids_;
-  const Lfts& lfts_;
+  const LftColumns& columns_;
   std::vector<int> switches_;
+  std::vector<int> switch_index_;  // per node: its place in switches_, -1 for CAs
+  // The cabling flat, for the hot loop: per switch (by index) its port
+  // count and where its ports' peers start in peer_ (-1: no cable).
+  std::vector<int> num_ports_, first_port_, peer_;
+  std::vector<uint8_t> is_switch_;  // per node
+  const uint8_t* column_ = nullptr;  // the walked LID's column; nullptr beyond every table
   std::vector<Step> steps_;
   std::vector<uint8_t> state_;  // per node: 0 unknown, 1 on the walk's stack, 2 settled
   std::vector<int> stack_;
+  void sort_delivered();
   std::vector<int> delivered_;
+  bool delivered_sorted_ = false;
   std::vector<int> by_hops_;    // counting-sort buckets
 };
 
@@ -70,6 +99,7 @@ struct Senders {
   std::vector<std::vector<int>> groups_at;  // per node: its groups, for a switch
   std::vector<int> offsets;                 // the LID offsets anyone sends on, ascending
   std::vector<std::vector<int>> groups_on;  // per entry of `offsets`: the groups sending on it
+  std::vector<std::vector<int>> entries_on; // per entry of `offsets`: those groups' entry switches, once each
   std::vector<int> stray;                   // CAs with a LID whose port 1 is not cabled to a switch
   std::vector<int> stray_offset;            // per stray CA (parallel): its offset, -1 = all
 };

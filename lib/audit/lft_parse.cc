@@ -81,11 +81,17 @@ class Progress {
   size_t next_ = 10;
 };
 
-// Numbered lines of a text, "\r\n" tolerated.
+// Numbered lines of a text, "\r\n" tolerated. A mapped file's pages are
+// let go every kReleaseBytes as the reading moves on (it never goes back).
 class Lines {
  public:
-  explicit Lines(std::string_view text, Progress* progress = nullptr) : text_(text), progress_(progress) {}
+  explicit Lines(const TextFile& file, Progress* progress = nullptr)
+      : text_(file.view()), mapped_(file.mapped.get()), progress_(progress) {}
   bool next(std::string_view& line) {
+    if (mapped_ && pos_ >= released_ + kReleaseBytes) {
+      mapped_->release_before(pos_);
+      released_ = pos_;
+    }
     if (pos_ >= text_.size()) return false;
     const size_t end = std::min(text_.find('\n', pos_), text_.size());
     line = text_.substr(pos_, end - pos_);
@@ -98,9 +104,11 @@ class Lines {
   int number() const { return number_; }
 
  private:
+  static constexpr size_t kReleaseBytes = 64 << 20;
   std::string_view text_;
+  const MappedFile* mapped_;
   Progress* progress_;
-  size_t pos_ = 0;
+  size_t pos_ = 0, released_ = 0;
   int number_ = 0;
 };
 
@@ -236,8 +244,8 @@ class Reader {
 
  private:
   static size_t total_size(const std::vector<TextFile>& files, const TextFile* lid_file) {
-    size_t total = lid_file ? lid_file->text.size() : 0;
-    for (const TextFile& file : files) total += file.text.size();
+    size_t total = lid_file ? lid_file->view().size() : 0;
+    for (const TextFile& file : files) total += file.view().size();
     return total;
   }
 
@@ -262,7 +270,7 @@ class Reader {
   // guid2lid ("0x<guid> 0x<first lid> 0x<last lid>") or opensm-subnet.lst
   // ("{ CA ... PortGUID:<hex> ... LID:<hex> PN:01 } { SW ... } PHY=..." per link).
   Status read_lid_file(int source) {
-    Lines lines(sources_[source]->text, &progress_);
+    Lines lines(*sources_[source], &progress_);
     std::string_view line;
     while (lines.next(line)) {
       line = trim(line);
@@ -309,7 +317,7 @@ class Reader {
   }
 
   Status read_lft_file(int source) {
-    Lines lines(sources_[source]->text, &progress_);
+    Lines lines(*sources_[source], &progress_);
     std::string_view line;
     while (lines.next(line)) {
       // dump_lfts ends with a "*** WARNING ***" note about dump_fts.
@@ -569,9 +577,11 @@ class Reader {
 }  // namespace
 
 Result<TextFile> read_text_file(const std::string& path) {
+  if (Result<std::shared_ptr<const MappedFile>> mapped = MappedFile::open(path); mapped.ok())
+    return TextFile{path, {}, std::move(*mapped)};
   Result<std::string> text = read_file(path);
   if (!text.ok()) return text.status();
-  return TextFile{path, std::move(*text)};
+  return TextFile{path, std::move(*text), nullptr};
 }
 
 Result<LftRead> parse_lfts(const Fabric& fabric, const std::vector<TextFile>& files, const TextFile* lid_file,
@@ -599,7 +609,7 @@ Result<std::vector<int>> parse_path_bits(const Fabric& fabric, int lmc, const Te
   const std::unordered_map<uint64_t, PortRef> ports = index_port_guids(fabric);
   std::vector<int> bits(fabric.size(), 0);
   std::vector<int> given_at(fabric.size(), 0);
-  Lines lines(file.text);
+  Lines lines(file);
   std::string_view line;
   while (lines.next(line)) {
     const int number = lines.number();

@@ -18,21 +18,29 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "core/fabric.h"
+#include "core/files.h"
 #include "core/status.h"
 #include "route/routing.h"
 
 namespace ftclos {
 
-/// A file's text with the name errors use ("name:line: what was expected").
+/// A file's text with the name errors use ("name:line: what was expected"):
+/// held in `text`, or for a regular file read from disk, mapped.
 struct TextFile {
   std::string name;
   std::string text;
+  std::shared_ptr<const MappedFile> mapped = nullptr;  // when set, the text is its
+
+  std::string_view view() const { return mapped ? mapped->text() : std::string_view(text); }
 };
 
+/// Maps a regular file (the parser lets its pages go as it reads on, so
+/// memory stays small for a dump of any size); reads anything else (a pipe).
 Result<TextFile> read_text_file(const std::string& path);
 
 struct LftRead {

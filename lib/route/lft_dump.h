@@ -13,6 +13,7 @@
 
 #include <string>
 
+#include "core/files.h"
 #include "core/fabric.h"
 #include "route/routing.h"
 
@@ -21,7 +22,12 @@ namespace ftclos {
 /// One block per switch in node GUID order, as OpenSM walks its switch table
 /// (dump_ucast_lfts in osm_dump.c), so that on OpenSM's LIDs the dump is
 /// byte for byte OpenSM's; LIDs without a route (kNoPath) are left out, as
-/// OpenSM leaves them out.
+/// OpenSM leaves them out. The text goes to `sink` in chunks of whole
+/// switch blocks (FT(36,3)'s dump is 1.3 GB; memory stays at about one
+/// block). Returns false when the sink refused a chunk.
+bool write_lft_dump(const Fabric& fabric, const LidMap& lids, const Lfts& lfts, const TextSink& sink);
+
+/// The same as one string (small fabrics, tests).
 std::string write_lft_dump(const Fabric& fabric, const LidMap& lids, const Lfts& lfts);
 
 }  // namespace ftclos

@@ -24,8 +24,10 @@ struct RoutedFabric {
 /// scheme cannot route.
 Result<RoutedFabric> route_fabric(const Fabric& fabric, std::string_view scheme, int lmc, const HostHints& hints = {},
                                   bool* bad_input = nullptr);
-/// The same on given LIDs (those of previous tables, or OpenSM's).
+/// The same on given LIDs (those of previous tables, or OpenSM's);
+/// `strands` (optional) is handed to the scheme (auto passes over schemes
+/// whose tables fail it).
 Result<RoutedFabric> route_fabric(const Fabric& fabric, std::string_view scheme, LidMap lids, const HostHints& hints,
-                                  bool* bad_input = nullptr);
+                                  bool* bad_input = nullptr, const StrandCheck* strands = nullptr);
 
 }  // namespace ftclos

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -34,12 +35,20 @@ struct Routing {
   int rerouted = 0;               // entries moved off dead ports (degraded fabrics)
   std::vector<std::string> notes; // what the scheme decided and why, for logs (callers name the scheme)
   std::string_view chosen;        // auto: the scheme it chose; empty for the others
+  bool checked = false;           // auto: these tables passed RoutingInput::strands
 };
+
+struct RoutingInput;
+/// Why a scheme's tables for `input` leave pairs that cables join
+/// undelivered ("" when they do not): the auditor's check, handed down by
+/// the caller since route/ cannot include audit/.
+using StrandCheck = std::function<std::string(const RoutingInput& input, const Routing& routing)>;
 
 struct RoutingInput {
   const Fabric& fabric;
   const Detection& detection;
   const LidMap& lids;
+  const StrandCheck* strands = nullptr;  // auto passes over a scheme whose tables fail it
 };
 
 class Scheme {

@@ -2,10 +2,15 @@
 // the scheme table's entries in order of auto_preference and takes the first
 // that applies, fits the LMC and routes: both checks come from the detection
 // alone, so only the chosen scheme routes (and, when its routing fails, the
-// next). The notes say what it chose and why it passed over the others.
+// next). When the caller hands down the auditor's check (RoutingInput::
+// strands), tables that leave pairs the cables join undelivered are passed
+// over too: auto never keeps a scheme that strands pairs while a later one
+// would not. The notes say what it chose and why it passed over the others.
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
+#include <utility>
 #include <vector>
 
 #include "route/scheme_registry.h"
@@ -22,6 +27,15 @@ std::vector<const SchemeEntry*> candidates_in_order() {
   return candidates;
 }
 
+Routing chosen(Routing routing, const SchemeEntry& entry, const std::vector<std::string>& passed_over) {
+  std::vector<std::string> notes{fmt::format("auto chose {}: {}", entry.name, entry.guarantee)};
+  for (const std::string& reason : passed_over) notes.push_back("auto passed over " + reason);
+  notes.insert(notes.end(), routing.notes.begin(), routing.notes.end());
+  routing.notes = std::move(notes);
+  routing.chosen = entry.name;
+  return routing;
+}
+
 class AutoScheme : public Scheme {
  public:
   std::string_view name() const override { return "auto"; }
@@ -29,6 +43,7 @@ class AutoScheme : public Scheme {
 
   Result<Routing> route(const RoutingInput& input) const override {
     std::vector<std::string> passed_over;
+    std::optional<std::pair<Routing, const SchemeEntry*>> stranding;  // the first that routed, failing the check
     for (const SchemeEntry* candidate : candidates_in_order()) {
       if (candidate->auto_skips && candidate->auto_skips(input.detection)) continue;
       const std::unique_ptr<Scheme> scheme = candidate->make();
@@ -45,11 +60,27 @@ class AutoScheme : public Scheme {
         passed_over.push_back(fmt::format("{}: {}", scheme->name(), routing.status().message()));
         continue;
       }
-      std::vector<std::string> notes{fmt::format("auto chose {}: {}", scheme->name(), candidate->guarantee)};
-      for (const std::string& reason : passed_over) notes.push_back("auto passed over " + reason);
-      notes.insert(notes.end(), routing->notes.begin(), routing->notes.end());
-      routing->notes = std::move(notes);
-      routing->chosen = candidate->name;
+      if (input.strands) {
+        if (std::string reason = (*input.strands)(input, *routing); !reason.empty()) {
+          passed_over.push_back(fmt::format("{}: {}", scheme->name(), reason));
+          if (!stranding) stranding = {std::move(*routing), candidate};
+          continue;
+        }
+        routing->checked = true;
+      }
+      return chosen(std::move(*routing), *candidate, passed_over);
+    }
+    // Every scheme that routes strands pairs: the first of them, for the
+    // caller's own check to refuse (or write with --allow-unreachable).
+    if (stranding) {
+      const auto own = std::ranges::find_if(passed_over, [&](const std::string& reason) {
+        return reason.starts_with(std::string(stranding->second->name) + ": ");
+      });
+      std::string why = own->substr(stranding->second->name.size() + 2);
+      passed_over.erase(own);
+      Routing routing = chosen(std::move(stranding->first), *stranding->second, passed_over);
+      routing.notes.insert(routing.notes.begin() + 1,
+                           "auto found no scheme whose tables deliver every pair; " + std::string(stranding->second->name) + ": " + why);
       return routing;
     }
     std::string reasons;

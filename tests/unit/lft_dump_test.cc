@@ -2,7 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include "detect/detect.h"
+#include "gen/generate.h"
 #include "route/path_bits.h"
+#include "route/schemes.h"
 
 namespace ftclos {
 namespace {
@@ -53,6 +56,27 @@ TEST(LftDump, LeavesOutUnroutedLids) {
             "0x0001 000 # Switch portguid 0x0000000000000001: 'sw'\n"
             "0x0003 002 # Channel Adapter portguid 0x0000000000000abc: 'b'\n"
             "3 lids dumped\n");
+}
+
+// Large dumps go out in chunks of whole switch blocks, which add up to the
+// whole text; a sink that refuses stops the writer.
+TEST(LftDump, ChunksAddUpToTheTextAndARefusalStops) {
+  const Fabric fabric = *generate_ftree(12, 3);  // ~6 MB of dump: several chunks
+  const LidMap lids = *assign_lids(fabric, 0);
+  const Routing routing = *make_dmodk_scheme()->route({fabric, detect(fabric), lids});
+  std::string joined;
+  int chunks = 0;
+  EXPECT_TRUE(write_lft_dump(fabric, lids, routing.lfts, [&](std::string_view chunk) {
+    EXPECT_TRUE(chunk.ends_with("lids dumped\n"));
+    joined += chunk;
+    ++chunks;
+    return true;
+  }));
+  EXPECT_GT(chunks, 1);
+  EXPECT_EQ(joined, write_lft_dump(fabric, lids, routing.lfts));
+  int offered = 0;
+  EXPECT_FALSE(write_lft_dump(fabric, lids, routing.lfts, [&](std::string_view) { return ++offered > 1; }));
+  EXPECT_EQ(offered, 1);
 }
 
 TEST(PathBits, OneLinePerCaPort) {

@@ -5,9 +5,11 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <string>
 #include <vector>
 
+#include "core/files.h"
 #include "core/netfile.h"
 #include "detect/detect.h"
 #include "route/lft_dump.h"
@@ -581,6 +583,25 @@ TEST(PathBitsParse, NegativeBitsAreAnError) {
     ASSERT_FALSE(bits.ok()) << text;
     EXPECT_EQ(bits.status().message(), "bits:1: expected \"0xGUID BITS\" line");
   }
+}
+
+// A file on disk is mapped, and reads as the same text held in memory;
+// errors still name the file and line.
+TEST(LftParse, MappedFileReadsAsTheTextInMemory) {
+  const Fabric fabric = tiny();
+  const std::string path = ::testing::TempDir() + "lft_parse_mapped.dump";
+  ASSERT_TRUE(write_file(path, std::string(kOpenSmDump)).ok());
+  Result<TextFile> file = read_text_file(path);
+  ASSERT_TRUE(file.ok()) << file.status().message();
+  EXPECT_NE(file->mapped, nullptr);
+  expect_same(parse_ok(fabric, {*file}), parse_ok(fabric, {{"lfts.dump", kOpenSmDump}}));
+  ASSERT_TRUE(write_file(path, "Unicast lids [0-3] of switch Lid 1 guid 0x00000000000000ff ('x'):\n").ok());
+  Result<TextFile> bad = read_text_file(path);
+  ASSERT_TRUE(bad.ok());
+  Result<LftRead> read = parse_lfts(fabric, {*bad});
+  ASSERT_FALSE(read.ok());
+  EXPECT_TRUE(read.status().message().starts_with(path + ":1: ")) << read.status().message();
+  std::remove(path.c_str());
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <algorithm>
 #include <set>
 #include <sstream>
 #include <string>
@@ -151,6 +152,43 @@ TEST(SchemeTable, AutoPicksNonblockingWhereParallelCablesGiveNSquaredSlots) {
     ASSERT_TRUE(routed.ok()) << routed.status().message();
     EXPECT_EQ(routed->routing.chosen, lmc >= 2 ? "nonblocking" : "dmodk") << "LMC " << lmc;
   }
+}
+
+// A check that fails the first `failing` tables it sees, as the auditor
+// fails tables that strand pairs.
+StrandCheck failing_first(int failing, int& calls) {
+  return [failing, &calls](const RoutingInput&, const Routing&) {
+    return calls++ < failing ? std::string("the tables leave 2 of 56 CA routes undelivered") : std::string();
+  };
+}
+
+TEST(AutoStrands, PassesOverTablesThatStrandPairsForTheNextCandidate) {
+  const Fabric fabric = read_ibsim_fabric("ft-8-3");
+  int calls = 0;
+  const StrandCheck check = failing_first(1, calls);
+  Result<RoutedFabric> routed = route_fabric(fabric, "auto", *assign_lids(fabric, 2), {}, nullptr, &check);
+  ASSERT_TRUE(routed.ok()) << routed.status().message();
+  EXPECT_EQ(routed->routing.chosen, "dmodk");  // osrm (first at LMC 2) failed the check
+  EXPECT_TRUE(routed->routing.checked);
+  EXPECT_EQ(calls, 2);
+  const std::vector<std::string>& notes = routed->routing.notes;
+  EXPECT_NE(std::ranges::find(notes, std::string("auto passed over osrm: the tables leave 2 of 56 CA routes undelivered")),
+            notes.end());
+}
+
+TEST(AutoStrands, KeepsTheFirstAndSaysSoWhenEverySchemeStrandsPairs) {
+  const Fabric fabric = read_ibsim_fabric("ft-8-3");
+  int calls = 0;
+  const StrandCheck check = failing_first(100, calls);
+  Result<RoutedFabric> routed = route_fabric(fabric, "auto", *assign_lids(fabric, 2), {}, nullptr, &check);
+  ASSERT_TRUE(routed.ok()) << routed.status().message();
+  EXPECT_EQ(routed->routing.chosen, "osrm");
+  EXPECT_FALSE(routed->routing.checked);
+  const std::vector<std::string>& notes = routed->routing.notes;
+  ASSERT_GE(notes.size(), 2u);
+  EXPECT_EQ(notes[1], "auto found no scheme whose tables deliver every pair; osrm: the tables leave 2 of 56 CA routes "
+                      "undelivered");
+  for (const std::string& note : notes) EXPECT_FALSE(note.starts_with("auto passed over osrm")) << note;
 }
 
 INSTANTIATE_TEST_SUITE_P(IbsimTopos, AutoPicks, ::testing::ValuesIn(kAutoCases), [](const auto& info) {

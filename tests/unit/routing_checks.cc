@@ -265,7 +265,7 @@ int busiest_channel(const std::vector<ChannelUse>& uses) {
 
 double exact_worst_case(const Routed& routed) {
   const AuditInput input{routed.fabric, routed.detection.levels, routed.lids, routed.routing.lfts,
-                         {OffsetChoice::Mode::kPathBits, 0, routed.routing.path_bits}, routed.routing.dest_sl};
+                         {OffsetChoice::Mode::kPathBits, 0, routed.routing.path_bits}, routed.routing.dest_sl, {}};
   return worst_case_contention(input).worst_case;
 }
 

@@ -9,6 +9,7 @@
 
 #include "audit/audit.h"
 #include "audit/path_trace.h"
+#include "core/end_nodes.h"
 #include "detect/levels.h"
 
 namespace ftclos {
@@ -86,7 +87,8 @@ Fabric generated(Result<Fabric> fabric) {
 
 Routed route_fabric(const Scheme& scheme, Fabric fabric, int lmc) {
   Routed routed;
-  routed.fabric = std::move(fabric);
+  // As every command does (core/end_nodes.h): each cabled CA port a node.
+  routed.fabric = split_end_nodes(fabric);
   routed.detection = detect(routed.fabric);
   Result<LidMap> lids = assign_lids(routed.fabric, lmc);
   if (!lids.ok()) {

@@ -195,6 +195,7 @@ const VariedCase kVaried[] = {
     {"ft8_3_swap2", ft8_3, {.swapped_pairs = 2}, 12},         // ours: stock dfsssp reaches 11 (open)
     {"ft8_3_swap4", ft8_3, {.swapped_pairs = 4}, 12},         // stock: dfsssp
     {"ft8_3_dual_rail", ft8_3, {.dual_rail = true}, 7},       // dmodk
+    {"ft8_3_port2", ft8_3, {.hca_port = 2}, 7},               // dmodk
     {"clos2_io", clos2_3_9_10, {.io_hosts = 1}, 4},          // greedy
     {"pgft_io", pgft3_4_4_4, {.io_hosts = 1}, 6},             // greedy
 };

@@ -4,7 +4,9 @@
 // guid2lid, byte for byte the dump OpenSM writes for the same tables. Tables that
 // leave a CA pair undelivered are not written (exit 1) unless
 // --allow-unreachable. --previous keeps what is still valid of earlier tables,
-// on their LIDs. The summary goes to stderr so the dump can go to stdout.
+// on their LIDs (repair), or with --rebalance writes the scheme's own tables;
+// either way it reports both: entries changed and worst-case contention. The
+// summary goes to stderr so the dump can go to stdout.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -36,6 +38,7 @@ struct RouteOptions {
   bool allow_unreachable = false;
   HintFiles hint_files;
   std::string previous;  // empty: route from scratch
+  bool rebalance = false;  // with `previous`: write the scheme's own tables, not the kept ones
   std::string guid2lid;  // empty: LIDs of the file, or ftclos's own
 };
 
@@ -98,6 +101,23 @@ Result<LftRead> read_previous(const Fabric& fabric, const std::string& path) {
   return read;
 }
 
+// The trade-off after a failure, both sides measured: `repaired` keeps OLD's
+// valid entries (fewest changes), `own` is the scheme's own tables (its
+// balance).
+void print_trade_off(const RoutedFabric& routed, const Fabric& fabric, const Lfts& previous, const Routing& repaired,
+                     const Routing& own, const RouteOptions& options) {
+  auto worst_case = [&](const Routing& routing) {
+    return worst_case_contention({fabric, routed.detection.levels, routed.lids, routing.lfts,
+                                  {OffsetChoice::Mode::kPathBits, 0, routing.path_bits}, routing.dest_sl, {}})
+        .worst_case;
+  };
+  fmt::print(stderr, "repair (keep OLD's valid entries): {} entries changed from {}, worst-case contention {:g}{}\n",
+             changed_entries(routed.lids, previous, repaired.lfts), options.previous, worst_case(repaired),
+             options.rebalance ? "" : " (written)");
+  fmt::print(stderr, "rebalance (the scheme's own tables): {} entries changed, worst-case contention {:g}{}\n",
+             changed_entries(routed.lids, previous, own.lfts), worst_case(own), options.rebalance ? " (written)" : "");
+}
+
 // Runs the whole pipeline; returns the exit code.
 int run(const RouteOptions& options) {
   const Clock::time_point start = Clock::now();
@@ -126,8 +146,12 @@ int run(const RouteOptions& options) {
   }
   if (!options.previous.empty()) {
     const RoutingInput input{*fabric, routed->detection, routed->lids};
-    const long changed = keep_previous(input, previous->lfts, routed->routing);
-    fmt::print(stderr, "entries changed from {}: {}\n", options.previous, changed);
+    Routing own = routed->routing;
+    keep_previous(input, previous->lfts, routed->routing);
+    print_trade_off(*routed, *fabric, previous->lfts, routed->routing, own, options);
+    if (options.rebalance) routed->routing = std::move(own);
+    fmt::print(stderr, "entries changed from {}: {}\n", options.previous,
+               changed_entries(routed->lids, previous->lfts, routed->routing.lfts));
   }
   // auto checked its choice already, unless --previous changed it since.
   const bool checked = routed->routing.checked && options.previous.empty();
@@ -170,6 +194,10 @@ void add_route(CLI::App& app) {
                   "Keep every entry of these earlier tables (opensm-lfts.dump) that is still valid; their LIDs and "
                   "LMC are used")
       ->excludes(sub->get_option("--lmc"));
+  sub->add_flag("--rebalance", options->rebalance,
+                "With --previous: write the scheme's own tables (best worst case) instead of the kept ones (fewest "
+                "changes); both are reported")
+      ->needs(sub->get_option("--previous"));
   add_guid2lid(*sub, options->guid2lid, sub->get_option("--lmc"))->excludes(sub->get_option("--previous"));
   sub->add_flag("--allow-unreachable", options->allow_unreachable,
                 "Write the tables even when they leave CA pairs unreachable or have credit loops (exit 0; the "

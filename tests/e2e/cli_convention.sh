@@ -94,5 +94,27 @@ done
 "$FTCLOS" route "$net" --previous "$work/old.dump" -o "$work/kept.dump" 2>"$work/err" &&
   grep -q "entries changed from .*old.dump: 0" "$work/err" || fail "route --previous on the same fabric: $(cat "$work/err")"
 usage_error "--previous with --lmc" route "$net" --previous "$work/old.dump" --lmc 1
+usage_error "--rebalance without --previous" route "$net" --rebalance
+
+# After one cut cable, --previous reports both sides of the trade-off, repair
+# (kept entries) and rebalance (the scheme's own tables), and writes the one
+# asked for; each reported worst case is what the auditor finds in its dump.
+"$FTCLOS" gen ftree --ports 8 --levels 3 -o "$work/ft.net" 2>/dev/null
+"$FTCLOS" gen ftree --ports 8 --levels 3 --fail-links 1 --seed 3 -o "$work/cut.net" 2>/dev/null
+"$FTCLOS" route "$work/ft.net" --scheme updown -o "$work/ft.dump" 2>/dev/null
+for side in repair rebalance; do
+  flag=()
+  [ $side = repair ] || flag=(--rebalance)
+  "$FTCLOS" route "$work/cut.net" --scheme updown --previous "$work/ft.dump" "${flag[@]}" -o "$work/$side.dump" \
+    2>"$work/$side.err" || fail "route --previous ${flag[*]}: $(cat "$work/$side.err")"
+  read -r changed reported < <(sed -n "s/^$side .*: \([0-9]*\) entries changed.*contention \([0-9.]*\) (written)$/\1 \2/p" \
+    "$work/$side.err")
+  audited=$("$FTCLOS" audit "$work/cut.net" "$work/$side.dump" 2>/dev/null | sed -n 's/^worst-case contention: //p')
+  [ -n "$reported" ] && [ "$reported" = "$audited" ] ||
+    fail "route --previous, $side: reported worst case '$reported', audited '$audited': $(cat "$work/$side.err")"
+  eval "${side}_changed=\$changed"
+done
+[ "${repair_changed:-0}" -gt 0 ] && [ "$repair_changed" -lt "${rebalance_changed:-0}" ] ||
+  fail "route --previous: repair changed ${repair_changed:-?} entries, rebalance ${rebalance_changed:-?}"
 
 if [ $failures -eq 0 ]; then echo "cli convention: all checks passed"; else exit 1; fi

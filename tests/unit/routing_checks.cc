@@ -282,4 +282,22 @@ void expect_routes_everything(const Routed& routed) {
   expect_lfts_filled(routed);
 }
 
+void expect_derived_bound(const Routed& routed, int bound) {
+  expect_routes_everything(routed);
+  EXPECT_TRUE(notes_mention(routed.routing, "worst-case contention <= " + std::to_string(bound)));
+  EXPECT_LE(busiest_channel(channel_uses(routed)), bound);
+  EXPECT_LE(exact_worst_case(routed), bound);
+}
+
+void expect_degraded_pgft_routes_every_pair(const Scheme& scheme, const PgftParams& pgft, int lmc) {
+  for (uint64_t seed : {1u, 2u, 3u}) {
+    Fabric fabric = generated(generate_pgft(pgft));
+    ASSERT_TRUE(degrade(fabric, {3, -1, seed}).ok());
+    const Routed routed = route_fabric(scheme, std::move(fabric), lmc);
+    ASSERT_TRUE(routed.status.ok()) << routed.status.message();
+    EXPECT_GT(routed.routing.rerouted, 0) << "seed " << seed;
+    expect_routes_everything(routed);
+  }
+}
+
 }  // namespace ftclos

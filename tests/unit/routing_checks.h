@@ -10,6 +10,7 @@
 #include "core/fabric.h"
 #include "core/status.h"
 #include "detect/detect.h"
+#include "gen/generate.h"
 #include "route/routing.h"
 
 namespace ftclos {
@@ -76,6 +77,16 @@ bool notes_mention(const Routing& routing, const std::string& text);
 
 /// All pairs delivered up/down and minimal, switch LIDs reachable, LFTs filled.
 void expect_routes_everything(const Routed& routed);
+
+/// A scheme's derived bound, three ways: everything routed, a note states
+/// "worst-case contention <= bound", and neither Lemma 9's measure nor the
+/// auditor's exact worst case exceeds it.
+void expect_derived_bound(const Routed& routed, int bound);
+
+/// Three failed cables of the PGFT (seeds 1-3), routed by `scheme` at `lmc`:
+/// entries on them move (rerouted > 0) and every pair still goes a shortest
+/// up/down way.
+void expect_degraded_pgft_routes_every_pair(const Scheme& scheme, const PgftParams& pgft, int lmc);
 
 /// (switch, LID) of every entry that differs between two LFT sets of one fabric.
 std::vector<std::pair<int, int>> changed_entries(const Lfts& before, const Lfts& after);

@@ -144,11 +144,7 @@ TEST_P(MlidPgft, KeepsTheDerivedBound) {
   const auto& [pgft, lmc] = GetParam();
   const Routed routed = mlid(generated(generate_pgft(pgft.params)), lmc);
   ASSERT_TRUE(routed.status.ok()) << routed.status.message();
-  expect_routes_everything(routed);
-  const int bound = mlid_derived_bound(pgft.params, lmc);
-  EXPECT_TRUE(notes_mention(routed.routing, "worst-case contention <= " + std::to_string(bound)));
-  EXPECT_LE(busiest_channel(channel_uses(routed)), bound);
-  EXPECT_LE(exact_worst_case(routed), bound);
+  expect_derived_bound(routed, mlid_derived_bound(pgft.params, lmc));
 }
 
 INSTANTIATE_TEST_SUITE_P(Pgft, MlidPgft,
@@ -170,14 +166,7 @@ TEST(Mlid, ThreeLevelPgftWithParallelCables) {
 // Three failed cables of a PGFT with parallel cables: entries on them move,
 // every pair still goes a shortest up/down way.
 TEST(Mlid, DegradedPgftWithParallelCablesStillRoutesEveryPair) {
-  for (uint64_t seed : {1u, 2u, 3u}) {
-    Fabric fabric = generated(generate_pgft({{24, 4}, {1, 2}, {1, 6}}));
-    ASSERT_TRUE(degrade(fabric, {3, -1, seed}).ok());
-    const Routed routed = mlid(std::move(fabric), 2);
-    ASSERT_TRUE(routed.status.ok()) << routed.status.message();
-    EXPECT_GT(routed.routing.rerouted, 0);
-    expect_routes_everything(routed);
-  }
+  expect_degraded_pgft_routes_every_pair(*make_mlid_scheme(), {{24, 4}, {1, 2}, {1, 6}}, 2);
 }
 
 }  // namespace

@@ -203,14 +203,7 @@ TEST(Nonblocking, ThreeLevelsKeepTheorem3OnlyWithParallelCablesIntoTheTop) {
 // Three failed cables of a PGFT with parallel cables: entries on them move,
 // every pair still goes a shortest up/down way.
 TEST(Nonblocking, DegradedPgftWithParallelCablesStillRoutesEveryPair) {
-  for (uint64_t seed : {1u, 2u, 3u}) {
-    Fabric fabric = generated(generate_pgft({{24, 4}, {1, 2}, {1, 6}}));
-    ASSERT_TRUE(degrade(fabric, {3, -1, seed}).ok());
-    const Routed routed = nonblocking(std::move(fabric), 2);
-    ASSERT_TRUE(routed.status.ok()) << routed.status.message();
-    EXPECT_GT(routed.routing.rerouted, 0);
-    expect_routes_everything(routed);
-  }
+  expect_degraded_pgft_routes_every_pair(*make_nonblocking_scheme(), {{24, 4}, {1, 2}, {1, 6}}, 2);
 }
 
 }  // namespace

@@ -196,11 +196,7 @@ TEST_P(OsrmPgft, KeepsTheDerivedBound) {
   const auto& [pgft, lmc] = GetParam();
   const Routed routed = osrm(generated(generate_pgft(pgft.params)), lmc);
   ASSERT_TRUE(routed.status.ok()) << routed.status.message();
-  expect_routes_everything(routed);
-  const int bound = osrm2_derived_bound(pgft.params, lmc);
-  EXPECT_TRUE(notes_mention(routed.routing, "worst-case contention <= " + std::to_string(bound)));
-  EXPECT_LE(busiest_channel(channel_uses(routed)), bound);
-  EXPECT_LE(exact_worst_case(routed), bound);
+  expect_derived_bound(routed, osrm2_derived_bound(pgft.params, lmc));
 }
 
 INSTANTIATE_TEST_SUITE_P(Pgft, OsrmPgft,
@@ -247,14 +243,7 @@ TEST(Osrm, Lmc2BeatsDmodkOnEightOversubscribedLeaves) {
 // Three failed cables of a PGFT with parallel cables: entries on them move,
 // every pair still goes a shortest up/down way.
 TEST(Osrm, DegradedPgftWithParallelCablesStillRoutesEveryPair) {
-  for (uint64_t seed : {1u, 2u, 3u}) {
-    Fabric fabric = generated(generate_pgft(kEdrLike));
-    ASSERT_TRUE(degrade(fabric, {3, -1, seed}).ok());
-    const Routed routed = osrm(std::move(fabric), 2);
-    ASSERT_TRUE(routed.status.ok()) << routed.status.message();
-    EXPECT_GT(routed.routing.rerouted, 0);
-    expect_routes_everything(routed);
-  }
+  expect_degraded_pgft_routes_every_pair(*make_osrm_scheme(), kEdrLike, 2);
 }
 
 // OSRM2 and OSRM3 cover two levels and FT(m,3); a 4-level tree or a 3-level

@@ -73,12 +73,12 @@ export ASAN_OPTIONS="detect_leaks=1:log_path=$work/asan:quarantine_size_mb=16:ma
 start_sm "$work" "$SOCK" "$HOST" "$options" "$libasan"
 settle "$work" 1
 
-rss() { awk '/^VmRSS/ { print $2 }' "/proc/$(pgrep -P "$OSM_PID" -x opensm)/status"; }
+rss() { awk '/^VmRSS/ { print $2 }' "/proc/$(opensm_pid)/status"; }
 # Live heap bytes: ASan's allocator counts what is allocated and not yet
 # freed (quarantined blocks excluded), unlike RSS, which allocator caches
 # and the quarantine inflate.
 live_heap() {
-  timeout 120 gdb -p "$(pgrep -P "$OSM_PID" -x opensm)" -batch \
+  timeout 120 gdb -p "$(opensm_pid)" -batch \
     -ex 'print (unsigned long)__sanitizer_get_current_allocated_bytes()' 2>/dev/null | awk '/^\$1 = / { print $3 }'
 }
 audit_now() {

@@ -103,19 +103,21 @@ Result<LftRead> read_previous(const Fabric& fabric, const std::string& path) {
 
 // The trade-off after a failure, both sides measured: `repaired` keeps OLD's
 // valid entries (fewest changes), `own` is the scheme's own tables (its
-// balance).
-void print_trade_off(const RoutedFabric& routed, const Fabric& fabric, const Lfts& previous, const Routing& repaired,
+// balance). Returns how many entries the side written changes.
+long print_trade_off(const RoutedFabric& routed, const Fabric& fabric, const Lfts& previous, const Routing& repaired,
                      const Routing& own, const RouteOptions& options) {
   auto worst_case = [&](const Routing& routing) {
     return worst_case_contention({fabric, routed.detection.levels, routed.lids, routing.lfts,
                                   {OffsetChoice::Mode::kPathBits, 0, routing.path_bits}, routing.dest_sl, {}})
         .worst_case;
   };
+  const long repair_changed = changed_entries(routed.lids, previous, repaired.lfts);
+  const long rebalance_changed = changed_entries(routed.lids, previous, own.lfts);
   fmt::print(stderr, "repair (keep OLD's valid entries): {} entries changed from {}, worst-case contention {:g}{}\n",
-             changed_entries(routed.lids, previous, repaired.lfts), options.previous, worst_case(repaired),
-             options.rebalance ? "" : " (written)");
+             repair_changed, options.previous, worst_case(repaired), options.rebalance ? "" : " (written)");
   fmt::print(stderr, "rebalance (the scheme's own tables): {} entries changed, worst-case contention {:g}{}\n",
-             changed_entries(routed.lids, previous, own.lfts), worst_case(own), options.rebalance ? " (written)" : "");
+             rebalance_changed, worst_case(own), options.rebalance ? " (written)" : "");
+  return options.rebalance ? rebalance_changed : repair_changed;
 }
 
 // Runs the whole pipeline; returns the exit code.
@@ -148,10 +150,9 @@ int run(const RouteOptions& options) {
     const RoutingInput input{*fabric, routed->detection, routed->lids};
     Routing own = routed->routing;
     keep_previous(input, previous->lfts, routed->routing);
-    print_trade_off(*routed, *fabric, previous->lfts, routed->routing, own, options);
+    const long changed = print_trade_off(*routed, *fabric, previous->lfts, routed->routing, own, options);
     if (options.rebalance) routed->routing = std::move(own);
-    fmt::print(stderr, "entries changed from {}: {}\n", options.previous,
-               changed_entries(routed->lids, previous->lfts, routed->routing.lfts));
+    fmt::print(stderr, "entries changed from {}: {}\n", options.previous, changed);
   }
   // auto checked its choice already, unless --previous changed it since.
   const bool checked = routed->routing.checked && options.previous.empty();

@@ -9,8 +9,13 @@
 
 OSM_PID=
 
+# opensm_pid: the opensm process under `timeout`.
+opensm_pid() {
+  pgrep -P "$OSM_PID" -x opensm
+}
+
 hup_opensm() {
-  kill -HUP "$(pgrep -P "$OSM_PID" -x opensm)"
+  kill -HUP "$(opensm_pid)"
 }
 
 stop_opensm() {
@@ -80,7 +85,7 @@ settle() {
   done
   echo "no heavy sweep within 120 s: $(tail -c +"$from" "$log" | tail -3)"
   # Where OpenSM's threads wait, for whoever looks into the stall.
-  timeout 60 gdb -p "$(pgrep -P "$OSM_PID" -x opensm)" -batch -ex 'thread apply all bt' \
+  timeout 60 gdb -p "$(opensm_pid)" -batch -ex 'thread apply all bt' \
     >"$1/stall-$SECONDS.bt" 2>&1 || true
   return 1
 }

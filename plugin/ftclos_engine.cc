@@ -206,28 +206,55 @@ struct ftclos_engine {
   // scheme's own tables come back: kept detours would leave repaired cables
   // idle (on FT(8,3) two cables and two switches out and back raised the
   // worst-case contention from 7 to 16). Counts the entries that differ from
-  // the last sweep either way.
+  // the last sweep either way, and logs both sides of the trade-off.
   void keep_valid_entries(Sweep& sweep) {
     if (kept.empty()) return;
     const Clock::time_point start = Clock::now();
     const ftclos::Lfts previous = kept.on(sweep.subnet.fabric, sweep.subnet.lids);
     sweep.repaired = kept.repaired_in(sweep.subnet.fabric);
-    if (options->keep_tables && !sweep.repaired) {
+    if (!sweep.repaired) {
       ftclos::Routing merged = sweep.routing;
       ftclos::keep_previous({sweep.subnet.fabric, sweep.detection, sweep.subnet.lids}, previous, merged);
-      ftclos::Correctness check = audit(sweep, merged);
-      if (sound(check)) {
-        sweep.routing = std::move(merged);
-        sweep.check = std::move(check);
-        sweep.checked = sweep.kept_entries = true;
-      } else {
-        log(FTCLOS_LOG_VERBOSE, fmt::format("the last sweep's entries kept fail the check ({} undelivered, {} credit "
-                                            "loops); the scheme's own tables are used",
-                                            check.unreachable + check.loops, check.credit_loops));
-      }
+      log_trade_off(sweep, previous, merged);
+      if (options->keep_tables) adopt_if_sound(sweep, std::move(merged));
     }
     sweep.changed = ftclos::changed_entries(sweep.subnet.lids, previous, sweep.routing.lfts);
     sweep.check_ms += ms_since(start);
+  }
+
+  void adopt_if_sound(Sweep& sweep, ftclos::Routing merged) {
+    ftclos::Correctness check = audit(sweep, merged);
+    if (sound(check)) {
+      sweep.routing = std::move(merged);
+      sweep.check = std::move(check);
+      sweep.checked = sweep.kept_entries = true;
+      return;
+    }
+    log(FTCLOS_LOG_VERBOSE, fmt::format("the last sweep's entries kept fail the check ({} undelivered, {} credit "
+                                        "loops); the scheme's own tables are used",
+                                        check.unreachable + check.loops, check.credit_loops));
+  }
+
+  // Repair (keep_tables=on: the last sweep's valid entries) against rebalance
+  // (keep_tables=off: the scheme's own tables), whichever is installed, once
+  // the fabric changed under the tables; what `ftclos route --previous`
+  // prints. Each side's worst-case contention only with trade_off_audit=on:
+  // two exact audits, seconds on FT(36,3).
+  void log_trade_off(const Sweep& sweep, const ftclos::Lfts& previous, const ftclos::Routing& repair) const {
+    const ftclos::Routing& rebalance = sweep.routing;
+    const long repair_changed = ftclos::changed_entries(sweep.subnet.lids, previous, repair.lfts);
+    const long rebalance_changed = ftclos::changed_entries(sweep.subnet.lids, previous, rebalance.lfts);
+    if (repair_changed == 0 && rebalance_changed == 0) return;
+    auto worst_case = [&](const ftclos::Routing& routing) {
+      if (!options->trade_off_audit) return std::string();
+      const ftclos::AuditInput input{sweep.subnet.fabric, sweep.detection.levels, sweep.subnet.lids, routing.lfts,
+                                     {ftclos::OffsetChoice::Mode::kPathBits, 0, routing.path_bits}, routing.dest_sl,
+                                     {}};
+      return fmt::format(", worst-case contention {:g}", ftclos::worst_case_contention(input).worst_case);
+    };
+    log(FTCLOS_LOG_INFO, fmt::format("trade-off: repair (keep_tables=on) changes {} entries{}; rebalance "
+                                     "(keep_tables=off) changes {}{}",
+                                     repair_changed, worst_case(repair), rebalance_changed, worst_case(rebalance)));
   }
 
   bool check(Sweep& sweep, Failure& failure) {

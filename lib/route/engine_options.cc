@@ -43,6 +43,10 @@ Result<EngineOptions> parse_engine_options(std::string_view text) {
       if (value != "on" && value != "off")
         return Status::Error(fmt::format("keep_tables={}: expected on or off", value));
       options.keep_tables = value == "on";
+    } else if (key == "trade_off_audit") {
+      if (value != "on" && value != "off")
+        return Status::Error(fmt::format("trade_off_audit={}: expected on or off", value));
+      options.trade_off_audit = value == "on";
     } else if (key == "cn_guid_file") {
       options.hint_files.cn_guid_file = value;
     } else if (key == "io_guid_file") {
@@ -51,7 +55,7 @@ Result<EngineOptions> parse_engine_options(std::string_view text) {
       options.hint_files.root_guid_file = value;
     } else {
       return Status::Error(fmt::format("unknown option \"{}\" (known: scheme, pathbits_file, lmc_shortfall, "
-                                       "unreachable, keep_tables, cn_guid_file, io_guid_file, root_guid_file)",
+                                       "unreachable, keep_tables, trade_off_audit, cn_guid_file, io_guid_file, root_guid_file)",
                                        key));
     }
   }

@@ -1,7 +1,7 @@
 // The routing engine's options, as OpenSM's event_plugin_options carries
 // them to the plugin: "scheme=auto pathbits_file=F lmc_shortfall=warn|refuse
-// unreachable=refuse|allow keep_tables=on|off cn_guid_file=F io_guid_file=F
-// root_guid_file=F"
+// unreachable=refuse|allow keep_tables=on|off trade_off_audit=on|off
+// cn_guid_file=F io_guid_file=F root_guid_file=F"
 // (plugin/README.md).
 #pragma once
 
@@ -19,6 +19,7 @@ struct EngineOptions {
   bool refuse_low_lmc = false;  // lmc_shortfall=refuse
   bool allow_unreachable = false;  // unreachable=allow
   bool keep_tables = true;  // keep_tables=on: keep the last sweep's entries that are still valid
+  bool trade_off_audit = false;  // trade_off_audit=on: after a failure, log both sides' worst-case contention
   HintFiles hint_files;  // cn_guid_file, io_guid_file, root_guid_file: read on every sweep
 };
 

@@ -1,17 +1,23 @@
 #!/usr/bin/env bash
-# Stock OpenSM's engines audited from what they programmed into ibsim: for
-# FT(8,2), FT(8,3), clos2 ftree(3+9,10), a 64-LID clos2 (which hits the
-# infiniband-diags LinearFDBTop bug), FT(8,3) with 2 lost switches and with
-# 2 swapped cable pairs, and a small random folded Clos, run opensm once per
-# routing engine (ftree, updn, minhop, dfsssp) against a private ibsim, read
-# the LFTs back with dump_lfts, and run `ftclos audit` on them and on
-# OpenSM's own opensm-lfts.dump; then audit our schemes with `ftclos audit
-# --scheme`. Fails on any unreachable pair or loop, on an audit that does
-# not run, when the read-back and OpenSM's dump disagree, and when our
-# updown's worst-case contention is above the best stock engine's on the
-# same file (issue #12). Prints one table line per (fabric, engine) with
-# the worst-case contention. Arguments, if any, replace the fabric list
-# ("name|ftclos gen arguments" each).
+# Stock OpenSM's engines and ours, audited from what they programmed into
+# ibsim: for each fabric run opensm once per routing engine (ftree, updn,
+# minhop, dfsssp, and ftclos: the osmftclos plugin with scheme=auto) against a
+# private ibsim, read the LFTs back with dump_lfts, and run `ftclos audit` on
+# them and on OpenSM's own opensm-lfts.dump; then audit our schemes offline
+# with `ftclos audit --scheme`. Fails on any unreachable pair or loop, on an
+# audit that does not run, when the read-back and OpenSM's dump disagree,
+# when the plugin did not configure the switches itself or its tables have a
+# credit loop, and when our updown's or the plugin's worst-case contention is
+# above the best stock engine's on the same file (issue #12). Prints one
+# table line per (fabric, engine) with the worst-case contention.
+# The default fabrics (CI): FT(8,2), FT(8,3), clos2 ftree(3+9,10), a 64-LID
+# clos2 (which hits the infiniband-diags LinearFDBTop bug), FT(8,3) with 2
+# lost switches and with 2 swapped cable pairs, a small random folded Clos,
+# clos2 with storage hosts on the spines. `--all` adds every fabric of issue
+# #12's acceptance that ibsim runs in minutes: FT(8,3) with 1-3 lost switches
+# and 1-4 swapped pairs, PGFT with storage hosts, dual rail, HCAs on port 2,
+# RFCs of 3 sizes, and the ibutils vendor fabrics. Other arguments replace
+# the fabric list ("name|spec[|schemes[|gap]]" each, as below).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/lib.sh"
@@ -20,9 +26,10 @@ root=${FTCLOS_SOURCE_ROOT:-$here/../..}
 work=$(mktemp -d)
 trap 'cleanup_ibsims; rm -rf "$work"' EXIT
 
-# name | net file under ibsim-topos/, or `ftclos gen` arguments [| our schemes
-# that apply, when not all of them do [| by how much our updown's worst case
-# may exceed the best stock engine's: a known gap, still open]]
+# name | net file under ibsim-topos/, .topo file under ibsim-topos/ibutils/
+# (imported), or `ftclos gen` arguments [| our schemes that apply, when not
+# all of them do [| by how much our worst case may exceed the best stock
+# engine's: a known gap, still open]]
 fabrics=(
   "ft-8-2|ft-8-2.net"
   "ft-8-3|ft-8-3.net"
@@ -31,9 +38,33 @@ fabrics=(
   "ft-8-3-lose2|ftree --ports 8 --levels 3 --lose-switches 2 --seed 1"
   "ft-8-3-swap2|ftree --ports 8 --levels 3 --swap-pairs 2 --seed 1||1"
   "rfc-8-16-3|rfc --radix 8 --leaves 16 --levels 3 --seed 1|updown"
+  "clos2-io|clos2-4-4-8-io2.net|updown"
 )
-[ $# -eq 0 ] || fabrics=("$@")
-engines=(ftree updn minhop dfsssp)
+more_fabrics=(
+  "ft-8-3-lose1|ftree --ports 8 --levels 3 --lose-switches 1 --seed 1"
+  "ft-8-3-lose3|ftree --ports 8 --levels 3 --lose-switches 3 --seed 1"
+  "ft-8-3-swap1|ftree --ports 8 --levels 3 --swap-pairs 1 --seed 1||1"
+  "ft-8-3-swap3|ftree --ports 8 --levels 3 --swap-pairs 3 --seed 1"
+  "ft-8-3-swap4|ftree --ports 8 --levels 3 --swap-pairs 4 --seed 1"
+  "pgft-io|ft-8-3-io2-level2.net|updown"
+  "ft-8-3-dual|ftree --ports 8 --levels 3 --dual-rail"
+  "ft-8-3-port2|ftree --ports 8 --levels 3 --hca-port 2"
+  "rfc-16-64-3|rfc --radix 16 --leaves 64 --levels 3 --seed 1|updown"
+  "rfc-24-96-3|rfc --radix 24 --leaves 96 --levels 3 --seed 1|updown"
+  "FullGnu|FullGnu.topo"
+  "IS3-128|IS3-128.topo"
+  "PartialGazelle|PartialGazelle.topo"
+  "SingleGazelle|SingleGazelle.topo"
+  "RhinoBased512|RhinoBased512Nodes.topo|updown"
+  "RhinoReindeer|RhinoReindeer1100.topo|updown"
+)
+if [ "${1:-}" = --all ]; then
+  fabrics+=("${more_fabrics[@]}")
+elif [ $# -gt 0 ]; then
+  fabrics=("$@")
+fi
+stock_engines=(ftree updn minhop dfsssp)
+engines=("${stock_engines[@]}" ftclos)
 # Our schemes for comparison: name and LMC (enough for each one's guarantee here).
 schemes=("dmodk 0" "updown 0" "osrm 2")
 
@@ -63,7 +94,7 @@ hits_fdbtop_bug() {
   return 1
 }
 
-declare -A worst_of
+declare -A worst_of credit_of routed_by
 failures=0
 fail() {
   echo "FAIL $*"
@@ -95,6 +126,8 @@ row() {  # row FABRIC ENGINE USED SOURCE JSON
     worst_case_contention nonblocking)
   # Only tables that deliver every pair compete (ftree leaves storage hosts out).
   [ "$unreachable" != 0 ] || [ "$loops" != 0 ] || worst_of["$1/$2"]=$worst
+  credit_of["$1/$2"]=$credit
+  routed_by["$1/$2"]=$3
   rows+=("$(printf '%-13s %-16s %-8s %6s %5s %5s %6s %6s %-11s %s' "$1" "$2" "$3" "$pairs" "$unreachable" "$loops" \
     "$credit" "$worst" "$nonblocking" "$4")")
 }
@@ -104,6 +137,8 @@ for entry in "${fabrics[@]}"; do
   net=$work/$name.net
   if [[ $spec == *.net ]]; then
     cp "$root/ibsim-topos/$spec" "$net"
+  elif [[ $spec == *.topo ]]; then
+    "$FTCLOS" import-topo "$root/ibsim-topos/ibutils/$spec" -o "$net" 2>/dev/null
   else
     # shellcheck disable=SC2086  # gen arguments split on purpose
     "$FTCLOS" gen $spec -o "$net" 2>/dev/null
@@ -123,8 +158,13 @@ dump_files_dir $run
 log_flags 0x43
 force_log_flush TRUE
 EOF
-    if ! OSM_CACHE_DIR=$run OSM_TMP_DIR=$run diag "$sock" "$ca" opensm -F "$run/opensm.conf" -f "$run/osm.log" -o \
-      >"$run/opensm.out" 2>&1; then
+    plugin_path=
+    if [ "$engine" = ftclos ]; then
+      printf 'event_plugin_name osmftclos\nevent_plugin_options scheme=auto\n' >>"$run/opensm.conf"
+      plugin_path=${FTCLOS_PLUGIN_DIR:?set FTCLOS_PLUGIN_DIR to the folder of libosmftclos.so}
+    fi
+    if ! OSM_CACHE_DIR=$run OSM_TMP_DIR=$run LD_LIBRARY_PATH=$plugin_path diag "$sock" "$ca" opensm \
+      -F "$run/opensm.conf" -f "$run/osm.log" -o >"$run/opensm.out" 2>&1; then
       fail "$name/$engine: opensm did not finish"
       stop_ibsim "${IBSIM_PIDS[-1]}"
       continue
@@ -176,22 +216,29 @@ printf '%-13s %-16s %-8s %6s %5s %5s %6s %6s %-11s %s\n' fabric engine routed pa
 printf '%s\n' "${rows[@]}"
 echo "(routed: the engine OpenSM's log names; '!' marks a fallback)"
 
-# Our updown against the best stock engine that routed the same file.
+# Our updown (offline) and the plugin (read back) against the best stock
+# engine that routed the same file.
 for entry in "${fabrics[@]}"; do
   IFS='|' read -r name _ _ gap <<<"$entry"
-  ours=${worst_of["$name/ftclos:updown"]:-}
   best=
-  for engine in "${engines[@]}"; do
+  for engine in "${stock_engines[@]}"; do
     w=${worst_of["$name/$engine"]:-}
     if [ -n "$w" ] && { [ -z "$best" ] || (( ${w%.*} < ${best%.*} )); }; then best=$w; fi
   done
-  if [ -z "$ours" ] || [ -z "$best" ]; then
-    fail "$name: no worst case for ftclos:updown ($ours) or for any stock engine ($best)"
-  elif (( ${ours%.*} > ${best%.*} + ${gap:-0} )); then
-    fail "$name: ftclos updown's worst case $ours is above the best stock engine's $best (known gap ${gap:-0})"
-  else
-    echo "$name: ftclos updown worst case $ours, best stock engine $best"
-  fi
+  [ "${routed_by["$name/ftclos"]:-}" = ftclos ] ||
+    fail "$name: the plugin did not configure the switches (OpenSM's log names '${routed_by["$name/ftclos"]:-none}')"
+  [ "${credit_of["$name/ftclos"]:-1}" = 0 ] ||
+    fail "$name: the plugin's tables have ${credit_of["$name/ftclos"]:-unknown} credit loops"
+  for ours_name in ftclos:updown ftclos; do
+    ours=${worst_of["$name/$ours_name"]:-}
+    if [ -z "$ours" ] || [ -z "$best" ]; then
+      fail "$name: no worst case for $ours_name ($ours) or for any stock engine ($best)"
+    elif (( ${ours%.*} > ${best%.*} + ${gap:-0} )); then
+      fail "$name: $ours_name's worst case $ours is above the best stock engine's $best (known gap ${gap:-0})"
+    else
+      echo "$name: $ours_name worst case $ours, best stock engine $best"
+    fi
+  done
 done
 echo "$failures failures"
 [ "$failures" -eq 0 ]

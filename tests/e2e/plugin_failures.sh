@@ -6,7 +6,9 @@
 #                   console (Unlink), SIGHUP makes OpenSM sweep again, the
 #                   plugin routes the degraded fabric, and the tables read back
 #                   from the switches reach every CA; only entries whose old
-#                   route crossed the dead cable may change;
+#                   route crossed the dead cable may change; the log has
+#                   both sides of the trade-off (trade_off_audit=on), the
+#                   repair's count being the entries that changed;
 #   bad-version     a build of the plugin claiming another OpenSM version is
 #                   refused by OpenSM, which routes with min-hop;
 #   bad-option      scheme=bogus: the error is logged with the reason and
@@ -83,7 +85,7 @@ link_failure() {
   local host cut_node=L2-0.0 cut_port=5
   host=$(first_ca "$net")
   start_console_ibsim "$sock" "$net" "$dir/ibsim.log" || return 1
-  write_conf "$dir" ftclos osmftclos "scheme=dmodk"
+  write_conf "$dir" ftclos osmftclos "scheme=dmodk trade_off_audit=on"
   start_opensm_daemon "$dir" "$sock" "$host"
   wait_for "$dir" "SUBNET UP" 1 60 || { echo "no first sweep: $(tail -3 "$dir/osm.log")"; return 1; }
   expect_log "$dir" "ftclos tables configured on all switches" "the first ftclos sweep" || return 1
@@ -103,7 +105,25 @@ link_failure() {
   stop_opensm
   plugin_check reach "$dir/after.dump" || return 1
   plugin_check changes "$dir/before.dump" "$dir/after.dump" "$cut_node" "$cut_port" || return 1
+  check_trade_off "$dir" || return 1
   grep -E "ftclos: .* CA routes" "$dir/osm.log" | sed "s/^[^>]*-> /log: /" | tail -2
+}
+
+# check_trade_off DIR: the sweep after the cut logged repair and rebalance
+# with each side's worst case, and the repair (installed) changed exactly the
+# entries the sweep's summary counts, no more than the rebalance would.
+check_trade_off() {
+  local line changed
+  line=$(grep -o "trade-off: .*" "$1/osm.log" | tail -1)
+  local pattern='repair \(keep_tables=on\) changes ([0-9]+) entries, worst-case contention ([0-9.]+); '
+  pattern+='rebalance \(keep_tables=off\) changes ([0-9]+), worst-case contention ([0-9.]+)'
+  [[ $line =~ $pattern ]] || { echo "no trade-off line with both figures after the cut (\"$line\")"; return 1; }
+  changed=$(grep -o "[0-9]* entries changed since the last sweep" "$1/osm.log" | tail -1 | cut -d' ' -f1)
+  if [ "${BASH_REMATCH[1]}" != "$changed" ] || (( BASH_REMATCH[1] > BASH_REMATCH[3] )); then
+    echo "trade-off: repair ${BASH_REMATCH[1]} entries, rebalance ${BASH_REMATCH[3]}, summary says $changed changed"
+    return 1
+  fi
+  echo "$line;"
 }
 
 # MiKANT routing puts each destination on the SL of its group (SL 0/1): the

@@ -39,6 +39,15 @@ TEST(EngineOptions, KeepTablesIsOnUnlessTurnedOff) {
   EXPECT_EQ(bad.status().message(), "keep_tables=yes: expected on or off");
 }
 
+TEST(EngineOptions, TradeOffAuditIsOffUnlessTurnedOn) {
+  EXPECT_FALSE(parse_engine_options("")->trade_off_audit);
+  EXPECT_TRUE(parse_engine_options("trade_off_audit=on")->trade_off_audit);
+  EXPECT_FALSE(parse_engine_options("trade_off_audit=off")->trade_off_audit);
+  Result<EngineOptions> bad = parse_engine_options("trade_off_audit=1");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().message(), "trade_off_audit=1: expected on or off");
+}
+
 TEST(EngineOptions, SchemeTwiceIsAnError) {
   Result<EngineOptions> options = parse_engine_options("scheme=dmodk scheme=updown");
   ASSERT_FALSE(options.ok());

@@ -24,6 +24,13 @@ bool lacks_n_squared_tops(const Detection& detection) {
   return s.w[0] != 1 || s.p[0] != 1 || up_slots(s, 1) < s.m[0] * s.m[0];
 }
 
+// D-mod-k's repair of a degraded tree moves each dead port's destinations
+// to the next live port, blind to what else goes there; the balanced up/down
+// router weighs every port's load. Measured with stock OpenSM on ibsim
+// (tests/e2e/audit_opensm_engines.sh --all): FT(8,3) with 2 or 3 lost
+// switches, D-mod-k 13 vs updown 10; PartialGazelle 10 vs 8.
+bool degraded(const Detection& detection) { return detection.degraded(); }
+
 // auto first, then the order people read them in. auto's preference:
 // nonblocking (contention-free for every permutation) beats OSRM's optimal
 // oblivious ratio, which beats destination-based D-mod-k; MiKANT and generic
@@ -41,6 +48,8 @@ constexpr SchemeEntry kSchemes[] = {
      .path_bits = "0",
      .guarantee = "D-mod-k: link-disjoint downward paths per destination",
      .auto_preference = 4,
+     .auto_skips = degraded,
+     .auto_tries_where = "the fabric is intact (degraded: updown balances the repair)",
      .make = make_dmodk_scheme},
     {.name = "nonblocking",
      .fabrics = "ftree(n+m, r) with m >= n^2 (names Theorem 2 otherwise), recursive 3-level, "

@@ -109,11 +109,12 @@ struct AutoCase {
 };
 
 // nonblocking where m >= n^2, OSRM on FT(m,2) and FT(m,3) (also degraded),
-// D-mod-k on the other trees, one scheme each for MiKANT and random Clos.
+// D-mod-k on the other intact trees, updown on degraded ones, one scheme each
+// for MiKANT and random Clos.
 constexpr AutoCase kAutoCases[] = {
     {"clos2-2-4-6", "nonblocking", 1, "dmodk"},  {"clos2-3-9-10", "nonblocking", 2, "dmodk"},
-    {"ft-8-2-hosts2", "nonblocking", 1, "dmodk"}, {"ft-8-2", "osrm", 1, "dmodk"},
-    {"ft-8-3", "osrm", 2, "dmodk"},               {"ft-8-3-fail4", "osrm", 2, "dmodk"},
+    {"ft-8-2-hosts2", "nonblocking", 1, "updown"}, {"ft-8-2", "osrm", 1, "dmodk"},
+    {"ft-8-3", "osrm", 2, "dmodk"},               {"ft-8-3-fail4", "osrm", 2, "updown"},
     {"kary-4-3", "dmodk", 0, "dmodk"},            {"mikant-3-3", "mikant", 0, "mikant"},
     {"mikant-4-3", "mikant", 0, "mikant"},        {"rfc-8-16-3-seed1", "updown", 0, "updown"},
     {"clos2-4-4-8-io2", "osrm", 1, "dmodk"},      {"ft-8-3-io2-level2", "osrm", 2, "dmodk"},  // storage attached

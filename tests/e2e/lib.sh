@@ -26,10 +26,11 @@ start_ibsim() {
 }
 
 # wait_ibsim_ready PID LOG FABRIC: returns once that ibsim says it is ready;
-# fails, showing its log, when it dies or takes over 10 s.
+# fails, showing its log, when it dies or takes over IBSIM_READY_SECONDS
+# (default 10; a 10,000-host fabric takes minutes).
 wait_ibsim_ready() {
   local pid=$1 log=$2 fabric=$3
-  for _ in $(seq 1 100); do
+  for _ in $(seq 1 $((${IBSIM_READY_SECONDS:-10} * 10))); do
     grep -aq "simulator ready" "$log" && return 0
     kill -0 "$pid" 2>/dev/null || break
     sleep 0.1

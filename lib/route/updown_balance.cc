@@ -60,8 +60,10 @@ class Balancer {
   bool spread_from(int a, uint8_t* entries);
   void spread(uint8_t* entries);
   int gain(int a) const;
+  int new_load(int a) const;
   void need(int i);
   void route_needed(uint8_t* entries, bool count_detours);
+  void count_carried(int t, const uint8_t* entries);
 
   const UpDownReach& reach_;
   Lfts& lfts_;
@@ -101,6 +103,7 @@ class Balancer {
   int stamp_ = 0;
   std::vector<int> on_path_;  // == stamp_: routed by spreading (or T)
   std::vector<int> needed_;   // == stamp_: carries CA traffic, routed least-loaded
+  std::vector<int> counted_;  // == stamp_: its entry's load counted
   std::vector<uint8_t> open_;         // 1: in ca_below_, and no spreading reached it yet
   std::vector<int> users_;            // spread_from: children that chose it; -1 off the frontier
   std::vector<int> cables_in_;        // spread_from: cables from the frontier into it; 0 once settled
@@ -157,6 +160,7 @@ Balancer::Balancer(const RoutingInput& input, const UpDownReach& reach, Lfts& lf
   unused_row_.resize(n);
   on_path_.assign(n, 0);
   needed_.assign(n, 0);
+  counted_.assign(n, 0);
   users_.assign(n, -1);
   open_.assign(n, 0);
   cables_in_.assign(n, 0);
@@ -257,7 +261,6 @@ void Balancer::climb_main_path(int t, uint8_t* entries) {
     const int parent = best->peer;
     ++through_[parent];
     entries[parent] = best->peer_port;
-    ++load_[port_base_[parent] + best->peer_port];
     on_path_[parent] = stamp_;
     main_.push_back(parent);
     cur = parent;
@@ -288,13 +291,18 @@ bool Balancer::spread_from(int a, uint8_t* entries) {
       }
     }
     // Each child to the parent most children chose so far (one destination
-    // crossing few switches), then over its least-loaded cable; with one
-    // cable from the frontier (a tree), that one.
+    // crossing few switches), then whose cable up carries the fewest
+    // destinations (FT(8,3), a swapped pair: the leaf with a cable into
+    // another pod put its extra destinations there, worst case 12 -> 11),
+    // then over its least-loaded cable; with one cable from the frontier (a
+    // tree), that one.
     for (int child : next_) {
       uint8_t port = only_cable_[child];
       if (cables_in_[child] > 1) {
         const Edge* best = nullptr;
-        auto key = [&](const Edge& e) { return std::pair(-users_[e.peer], load(child, e.port)); };
+        auto key = [&](const Edge& e) {
+          return std::tuple(-users_[e.peer], load(e.peer, entries[e.peer]), load(child, e.port));
+        };
         for (const Edge& edge : up_.of(child))
           if (users_[edge.peer] >= 0 && turn_[edge.peer] == turn_[child] &&
               (best == nullptr || key(edge) < key(*best)))
@@ -304,7 +312,6 @@ bool Balancer::spread_from(int a, uint8_t* entries) {
       cables_in_[child] = 0;  // settled: later frontiers pass it by
       ++users_[peer_of_[port_base_[child] + port]];
       entries[child] = port;
-      ++load_[port_base_[child] + port];
       uncovered_ -= has_ca_[child];
       open_[child] = 0;
     }
@@ -332,10 +339,12 @@ void Balancer::spread(uint8_t* entries) {
       // the most switches with CAs that have no route yet: fewer top
       // switches per destination, with their loads still even.
       size_t best = u;
-      int best_gain = -1;
+      int best_gain = -1, best_into = 0;
       for (size_t v = u; v < std::min(by_use_.size(), u + kCandidates); ++v) {
         const int g = on_path_[by_use_[v]] == stamp_ ? -1 : gain(by_use_[v]);
-        if (g > best_gain) best_gain = g, best = v;
+        if (g < best_gain) continue;
+        const int into = new_load(by_use_[v]);
+        if (g > best_gain || into < best_into) best_gain = g, best_into = into, best = v;
       }
       std::swap(by_use_[u], by_use_[best]);
       const int a = by_use_[u];
@@ -362,6 +371,20 @@ int Balancer::gain(int a) const {
   return g;
 }
 
+// The most loaded cable into `a` that spreading from `a` would add traffic
+// to: from a child with CA switches below that have no route yet.
+int Balancer::new_load(int a) const {
+  int most = 0;
+  for (const Edge& down : down_.of(a)) {
+    const int c = down.peer;
+    if (turn_[c] != turn_[a] || on_path_[c] == stamp_) continue;
+    int open = open_[c];
+    for (const Edge& below : down_.of(c)) open += open_[below.peer];
+    if (open > 0) most = std::max(most, load(c, down.peer_port));
+  }
+  return most;
+}
+
 void Balancer::need(int i) {
   if (needed_[i] == stamp_) return;
   needed_[i] = stamp_;
@@ -383,7 +406,6 @@ void Balancer::route_needed(uint8_t* entries, bool count_detours) {
     if (edges.empty()) return;
     const Edge& edge = *least_loaded(i, edges);
     entries[i] = edge.port;
-    ++load_[port_base_[i] + edge.port];
     if (on_path_[edge.peer] != stamp_) need(edge.peer);
   };
   for (int l = 1; l <= top_; ++l)
@@ -392,8 +414,34 @@ void Balancer::route_needed(uint8_t* entries, bool count_detours) {
   for (int l = top_; l >= 1; --l)
     for (size_t k = 0; k < needed_by_level_[l].size(); ++k)
       if (const int i = needed_by_level_[l][k]; on_path_[i] != stamp_ && turn_[i] == level_[i]) route(i);
+  // Detours are counted where they are routed, whether CA traffic takes
+  // them or not: their loads then spread over the leaves' up ports (with
+  // only the carried ones counted, a PGFT with storage hosts on its top
+  // switches: worst case 6 -> 7).
   if (count_detours)
-    for (int i : detouring_) route(i);
+    for (int i : detouring_) {
+      route(i);
+      if (entries[i] != kNoPath) ++load_[port_base_[i] + entries[i]];
+    }
+}
+
+// Loads count the destinations a port carries CA traffic for: from every
+// switch with CAs along its entries to T, each port once. Entries that
+// spreading set but no CA's traffic crosses carry nothing and count nothing
+// (with them counted, FT(8,3) with a swapped cable pair: worst case 12).
+void Balancer::count_carried(int t, const uint8_t* entries) {
+  counted_[t] = stamp_;
+  auto walk = [&](int i) {
+    while (counted_[i] != stamp_ && entries[i] != kNoPath) {
+      counted_[i] = stamp_;
+      const int slot = port_base_[i] + entries[i];
+      ++load_[slot];
+      i = peer_of_[slot];
+      if (i < 0) return;
+    }
+  };
+  for (int i : ca_below_) walk(i);
+  for (int i : ca_above_) walk(i);
 }
 
 void Balancer::route_target(int t, std::span<const Dest> dests) {
@@ -410,6 +458,7 @@ void Balancer::route_target(int t, std::span<const Dest> dests) {
     climb_main_path(t, entries);
     spread(entries);
     route_needed(entries, dest.port != 0);  // switch LIDs carry management traffic only
+    count_carried(t, entries);
   }
   for (size_t i = 0; i < n; ++i) {
     uint8_t* table = lfts_.port[sw_[i]].data();

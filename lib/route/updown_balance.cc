@@ -18,6 +18,11 @@ constexpr int kMaxPort = 254;  // LFT entries are bytes and 255 is kNoPath
 // destination, uneven loads) 144, none (the least used first) 169.
 constexpr size_t kCandidates = 16;
 
+// Bytes of rows routed before they go into the LFTs: each switch's table
+// then takes a few thousand entries while it sits in cache.
+constexpr size_t kFlushBytes = size_t{2} << 20;
+constexpr size_t kFlushSwitches = 64;
+
 // A cable between two routed switches, seen from one end (indices into
 // UpDownReach::switches()).
 struct Edge {
@@ -46,15 +51,21 @@ class Balancer {
   Balancer(const RoutingInput& input, const UpDownReach& reach, Lfts& lfts);
   // Routes `dests`, all with the exit target of switch index t.
   void route_target(int t, std::span<const Dest> dests);
+  // Writes the rows routed so far into the LFTs.
+  void flush();
   // A node's switch index here, -1 when it is no switch a CA reaches.
   int index_of(int node) const { return mine_[node]; }
 
  private:
   int load(int i, uint8_t port) const { return load_[port_base_[i] + port]; }
-  int load_into(int p) const;
+  // Destinations the up ports into switch `p` carry, summed: what the
+  // switches that will follow `p` already send up to it.
+  int load_into(int p) const { return into_[p]; }
+  void add_load(int i, uint8_t port);
   const Edge* least_loaded(int i, std::span<const Edge> edges) const;
   bool allows(int i, const Edge& edge) const;
   std::span<const Edge> allowed(int i);
+  uint8_t first_allowed(int i) const;
   void start_target(int t, bool may_detour);
   void climb_main_path(int t, uint8_t* entries);
   bool spread_from(int a, uint8_t* entries);
@@ -78,11 +89,17 @@ class Balancer {
   std::vector<uint8_t> has_ca_;
   std::vector<int> port_base_;  // by switch index: offset of its port 0 in load_
   std::vector<int> load_;       // destinations per port: entries on paths and spread, and least-loaded ones
+  std::vector<int> into_;       // by switch index: load_into
   std::vector<int> through_;    // by switch index: main and spreading paths through it
-  // The entries of one target's LIDs, by LID, then switch index: routing
-  // one LID writes one contiguous row, and the rows go into the LFTs switch
-  // by switch (entry by entry, each would take a cache miss).
+  // The entries of the last LIDs routed, by LID, then switch index: routing
+  // one LID writes one contiguous row, and kFlushBytes of rows go into the
+  // LFTs switch by switch (entry by entry, or one target's few LIDs at a
+  // time, nearly every entry would take a cache miss: a switch LID is a
+  // target of its own).
   std::vector<uint8_t> rows_;
+  std::vector<int> row_lids_;
+  std::vector<uint8_t*> tables_;  // by switch index: its LFT
+  std::vector<std::pair<int, int>> by_lid_;  // flush: (LID, row) by LID
 
   // Per target: turning level of every switch (-1: none), detour hops
   // (empty: no detours), the edges the rule allows, by switch in the slots
@@ -153,6 +170,7 @@ Balancer::Balancer(const RoutingInput& input, const UpDownReach& reach, Lfts& lf
   }
   load_.assign(ports, 0);
   through_.assign(n, 0);
+  into_.assign(n, 0);
   turn_.resize(n);
   allowed_.resize(any_.edges.size());
   allowed_at_.assign(n, 0);
@@ -169,6 +187,7 @@ Balancer::Balancer(const RoutingInput& input, const UpDownReach& reach, Lfts& lf
   for (int i = 0; i < n; ++i)
     for (const Edge& edge : any_.of(i)) peer_of_[port_base_[i] + edge.port] = edge.peer;
   needed_by_level_.resize(top_ + 1);
+  for (int x : sw_) tables_.push_back(lfts.port[x].data());
 }
 
 // Ties go to the first edge: the lowest port.
@@ -226,21 +245,30 @@ void Balancer::start_target(int t, bool may_detour) {
     } else {
       continue;
     }
-    const Adjacency& kind = turn_[i] == level_[i] ? down_ : turn_[i] >= 0 ? up_ : any_;
-    for (const Edge& edge : kind.of(i))
-      if (allows(i, edge)) {
-        unused_row_[i] = edge.port;
-        break;
-      }
+    unused_row_[i] = first_allowed(i);
   }
 }
 
-// Destinations the up ports into switch `p` carry, summed: what the switches
-// that will follow `p` already send up to it.
-int Balancer::load_into(int p) const {
-  int sum = 0;
-  for (const Edge& edge : down_.of(p)) sum += load(edge.peer, edge.peer_port);
-  return sum;
+// allows() over the cables of one kind only: this runs for every switch and
+// target (every switch LID is a target of its own).
+uint8_t Balancer::first_allowed(int i) const {
+  if (turn_[i] == level_[i]) {
+    for (const Edge& edge : down_.of(i))
+      if (turn_[edge.peer] == level_[i] - 1) return edge.port;
+  } else if (turn_[i] >= 0) {
+    for (const Edge& edge : up_.of(i))
+      if (turn_[edge.peer] == turn_[i]) return edge.port;
+  } else {
+    for (const Edge& edge : any_.of(i))
+      if (allows(i, edge)) return edge.port;
+  }
+  return kNoPath;
+}
+
+void Balancer::add_load(int i, uint8_t port) {
+  const int slot = port_base_[i] + port;
+  ++load_[slot];
+  if (const int peer = peer_of_[slot]; peer >= 0 && level_[peer] == level_[i] + 1) ++into_[peer];
 }
 
 // Step 1: from T to the top through the parent whose down port toward the
@@ -421,7 +449,7 @@ void Balancer::route_needed(uint8_t* entries, bool count_detours) {
   if (count_detours)
     for (int i : detouring_) {
       route(i);
-      if (entries[i] != kNoPath) ++load_[port_base_[i] + entries[i]];
+      if (entries[i] != kNoPath) add_load(i, entries[i]);
     }
 }
 
@@ -434,9 +462,8 @@ void Balancer::count_carried(int t, const uint8_t* entries) {
   auto walk = [&](int i) {
     while (counted_[i] != stamp_ && entries[i] != kNoPath) {
       counted_[i] = stamp_;
-      const int slot = port_base_[i] + entries[i];
-      ++load_[slot];
-      i = peer_of_[slot];
+      add_load(i, entries[i]);
+      i = peer_of_[port_base_[i] + entries[i]];
       if (i < 0) return;
     }
   };
@@ -447,11 +474,12 @@ void Balancer::count_carried(int t, const uint8_t* entries) {
 void Balancer::route_target(int t, std::span<const Dest> dests) {
   start_target(t, dests.front().may_detour);
   const size_t n = sw_.size();
-  rows_.resize(dests.size() * n);
-  for (size_t k = 0; k < dests.size(); ++k) {
-    const Dest& dest = dests[k];
+  for (const Dest& dest : dests) {
+    if ((row_lids_.size() + 1) * n > kFlushBytes) flush();
     ++stamp_;
-    uint8_t* entries = &rows_[k * n];
+    row_lids_.push_back(dest.lid);
+    rows_.resize(row_lids_.size() * n);
+    uint8_t* entries = &rows_[(row_lids_.size() - 1) * n];
     std::memcpy(entries, unused_row_.data(), unused_row_.size());
     entries[t] = dest.port;
     for (auto& list : needed_by_level_) list.clear();
@@ -460,10 +488,25 @@ void Balancer::route_target(int t, std::span<const Dest> dests) {
     route_needed(entries, dest.port != 0);  // switch LIDs carry management traffic only
     count_carried(t, entries);
   }
-  for (size_t i = 0; i < n; ++i) {
-    uint8_t* table = lfts_.port[sw_[i]].data();
-    for (size_t k = 0; k < dests.size(); ++k) table[dests[k].lid] = rows_[k * n + i];
+}
+
+// In blocks of kFlushSwitches switches, rows by ascending LID: each row
+// gives a block one cache line, and each table line of the block is filled
+// in one go.
+void Balancer::flush() {
+  const size_t n = sw_.size();
+  by_lid_.resize(row_lids_.size());
+  for (size_t k = 0; k < by_lid_.size(); ++k) by_lid_[k] = {row_lids_[k], static_cast<int>(k)};
+  std::ranges::sort(by_lid_);
+  uint8_t* const* tables = tables_.data();
+  for (size_t i0 = 0; i0 < n; i0 += kFlushSwitches) {
+    const size_t i1 = std::min(n, i0 + kFlushSwitches);
+    for (const auto& [lid, k] : by_lid_) {
+      const uint8_t* row = &rows_[static_cast<size_t>(k) * n];
+      for (size_t i = i0; i < i1; ++i) tables[i][lid] = row[i];
+    }
   }
+  row_lids_.clear();
 }
 
 }  // namespace
@@ -498,6 +541,7 @@ void balance_by_destination(const RoutingInput& input, const UpDownReach& reach,
     balancer.route_target(std::get<1>(order[k]), group);
     group.clear();
   }
+  balancer.flush();
 }
 
 }  // namespace ftclos

@@ -61,7 +61,15 @@ class Balancer {
   // Destinations the up ports into switch `p` carry, summed: what the
   // switches that will follow `p` already send up to it.
   int load_into(int p) const { return into_[p]; }
-  void add_load(int i, uint8_t port);
+  // One more destination out of `port` of switch `i`; returns the switch
+  // index it leads to (-1: a CA).
+  int add_load(int i, uint8_t port) {
+    const int slot = port_base_[i] + port;
+    ++load_[slot];
+    const int peer = peer_of_[slot];
+    if (peer >= 0 && level_[peer] == level_[i] + 1) ++into_[peer];
+    return peer;
+  }
   const Edge* least_loaded(int i, std::span<const Edge> edges) const;
   bool allows(int i, const Edge& edge) const;
   std::span<const Edge> allowed(int i);
@@ -265,11 +273,6 @@ uint8_t Balancer::first_allowed(int i) const {
   return kNoPath;
 }
 
-void Balancer::add_load(int i, uint8_t port) {
-  const int slot = port_base_[i] + port;
-  ++load_[slot];
-  if (const int peer = peer_of_[slot]; peer >= 0 && level_[peer] == level_[i] + 1) ++into_[peer];
-}
 
 // Step 1: from T to the top through the parent whose down port toward the
 // path carries the fewest destinations, then whose up ports in carry the
@@ -462,8 +465,7 @@ void Balancer::count_carried(int t, const uint8_t* entries) {
   auto walk = [&](int i) {
     while (counted_[i] != stamp_ && entries[i] != kNoPath) {
       counted_[i] = stamp_;
-      add_load(i, entries[i]);
-      i = peer_of_[port_base_[i] + entries[i]];
+      i = add_load(i, entries[i]);
       if (i < 0) return;
     }
   };

@@ -18,6 +18,11 @@ constexpr int kMaxPort = 254;  // LFT entries are bytes and 255 is kNoPath
 // destination, uneven loads) 144, none (the least used first) 169.
 constexpr size_t kCandidates = 16;
 
+// Bytes of rows routed before they go into the LFTs: each switch's table
+// then takes a few thousand entries while it sits in cache.
+constexpr size_t kFlushBytes = size_t{2} << 20;
+constexpr size_t kFlushSwitches = 64;
+
 // A cable between two routed switches, seen from one end (indices into
 // UpDownReach::switches()).
 struct Edge {
@@ -46,22 +51,38 @@ class Balancer {
   Balancer(const RoutingInput& input, const UpDownReach& reach, Lfts& lfts);
   // Routes `dests`, all with the exit target of switch index t.
   void route_target(int t, std::span<const Dest> dests);
+  // Writes the rows routed so far into the LFTs.
+  void flush();
   // A node's switch index here, -1 when it is no switch a CA reaches.
   int index_of(int node) const { return mine_[node]; }
 
  private:
   int load(int i, uint8_t port) const { return load_[port_base_[i] + port]; }
-  int load_into(int p) const;
+  // Destinations the up ports into switch `p` carry, summed: what the
+  // switches that will follow `p` already send up to it.
+  int load_into(int p) const { return into_[p]; }
+  // One more destination out of `port` of switch `i`; returns the switch
+  // index it leads to (-1: a CA).
+  int add_load(int i, uint8_t port) {
+    const int slot = port_base_[i] + port;
+    ++load_[slot];
+    const int peer = peer_of_[slot];
+    if (peer >= 0 && level_[peer] == level_[i] + 1) ++into_[peer];
+    return peer;
+  }
   const Edge* least_loaded(int i, std::span<const Edge> edges) const;
   bool allows(int i, const Edge& edge) const;
   std::span<const Edge> allowed(int i);
+  uint8_t first_allowed(int i) const;
   void start_target(int t, bool may_detour);
   void climb_main_path(int t, uint8_t* entries);
   bool spread_from(int a, uint8_t* entries);
   void spread(uint8_t* entries);
   int gain(int a) const;
+  int new_load(int a) const;
   void need(int i);
   void route_needed(uint8_t* entries, bool count_detours);
+  void count_carried(int t, const uint8_t* entries);
 
   const UpDownReach& reach_;
   Lfts& lfts_;
@@ -76,11 +97,17 @@ class Balancer {
   std::vector<uint8_t> has_ca_;
   std::vector<int> port_base_;  // by switch index: offset of its port 0 in load_
   std::vector<int> load_;       // destinations per port: entries on paths and spread, and least-loaded ones
+  std::vector<int> into_;       // by switch index: load_into
   std::vector<int> through_;    // by switch index: main and spreading paths through it
-  // The entries of one target's LIDs, by LID, then switch index: routing
-  // one LID writes one contiguous row, and the rows go into the LFTs switch
-  // by switch (entry by entry, each would take a cache miss).
+  // The entries of the last LIDs routed, by LID, then switch index: routing
+  // one LID writes one contiguous row, and kFlushBytes of rows go into the
+  // LFTs switch by switch (entry by entry, or one target's few LIDs at a
+  // time, nearly every entry would take a cache miss: a switch LID is a
+  // target of its own).
   std::vector<uint8_t> rows_;
+  std::vector<int> row_lids_;
+  std::vector<uint8_t*> tables_;  // by switch index: its LFT
+  std::vector<std::pair<int, int>> by_lid_;  // flush: (LID, row) by LID
 
   // Per target: turning level of every switch (-1: none), detour hops
   // (empty: no detours), the edges the rule allows, by switch in the slots
@@ -101,6 +128,7 @@ class Balancer {
   int stamp_ = 0;
   std::vector<int> on_path_;  // == stamp_: routed by spreading (or T)
   std::vector<int> needed_;   // == stamp_: carries CA traffic, routed least-loaded
+  std::vector<int> counted_;  // == stamp_: its entry's load counted
   std::vector<uint8_t> open_;         // 1: in ca_below_, and no spreading reached it yet
   std::vector<int> users_;            // spread_from: children that chose it; -1 off the frontier
   std::vector<int> cables_in_;        // spread_from: cables from the frontier into it; 0 once settled
@@ -150,6 +178,7 @@ Balancer::Balancer(const RoutingInput& input, const UpDownReach& reach, Lfts& lf
   }
   load_.assign(ports, 0);
   through_.assign(n, 0);
+  into_.assign(n, 0);
   turn_.resize(n);
   allowed_.resize(any_.edges.size());
   allowed_at_.assign(n, 0);
@@ -157,6 +186,7 @@ Balancer::Balancer(const RoutingInput& input, const UpDownReach& reach, Lfts& lf
   unused_row_.resize(n);
   on_path_.assign(n, 0);
   needed_.assign(n, 0);
+  counted_.assign(n, 0);
   users_.assign(n, -1);
   open_.assign(n, 0);
   cables_in_.assign(n, 0);
@@ -165,6 +195,7 @@ Balancer::Balancer(const RoutingInput& input, const UpDownReach& reach, Lfts& lf
   for (int i = 0; i < n; ++i)
     for (const Edge& edge : any_.of(i)) peer_of_[port_base_[i] + edge.port] = edge.peer;
   needed_by_level_.resize(top_ + 1);
+  for (int x : sw_) tables_.push_back(lfts.port[x].data());
 }
 
 // Ties go to the first edge: the lowest port.
@@ -222,22 +253,26 @@ void Balancer::start_target(int t, bool may_detour) {
     } else {
       continue;
     }
-    const Adjacency& kind = turn_[i] == level_[i] ? down_ : turn_[i] >= 0 ? up_ : any_;
-    for (const Edge& edge : kind.of(i))
-      if (allows(i, edge)) {
-        unused_row_[i] = edge.port;
-        break;
-      }
+    unused_row_[i] = first_allowed(i);
   }
 }
 
-// Destinations the up ports into switch `p` carry, summed: what the switches
-// that will follow `p` already send up to it.
-int Balancer::load_into(int p) const {
-  int sum = 0;
-  for (const Edge& edge : down_.of(p)) sum += load(edge.peer, edge.peer_port);
-  return sum;
+// allows() over the cables of one kind only: this runs for every switch and
+// target (every switch LID is a target of its own).
+uint8_t Balancer::first_allowed(int i) const {
+  if (turn_[i] == level_[i]) {
+    for (const Edge& edge : down_.of(i))
+      if (turn_[edge.peer] == level_[i] - 1) return edge.port;
+  } else if (turn_[i] >= 0) {
+    for (const Edge& edge : up_.of(i))
+      if (turn_[edge.peer] == turn_[i]) return edge.port;
+  } else {
+    for (const Edge& edge : any_.of(i))
+      if (allows(i, edge)) return edge.port;
+  }
+  return kNoPath;
 }
+
 
 // Step 1: from T to the top through the parent whose down port toward the
 // path carries the fewest destinations, then whose up ports in carry the
@@ -257,7 +292,6 @@ void Balancer::climb_main_path(int t, uint8_t* entries) {
     const int parent = best->peer;
     ++through_[parent];
     entries[parent] = best->peer_port;
-    ++load_[port_base_[parent] + best->peer_port];
     on_path_[parent] = stamp_;
     main_.push_back(parent);
     cur = parent;
@@ -288,13 +322,18 @@ bool Balancer::spread_from(int a, uint8_t* entries) {
       }
     }
     // Each child to the parent most children chose so far (one destination
-    // crossing few switches), then over its least-loaded cable; with one
-    // cable from the frontier (a tree), that one.
+    // crossing few switches), then whose cable up carries the fewest
+    // destinations (FT(8,3), a swapped pair: the leaf with a cable into
+    // another pod put its extra destinations there, worst case 12 -> 11),
+    // then over its least-loaded cable; with one cable from the frontier (a
+    // tree), that one.
     for (int child : next_) {
       uint8_t port = only_cable_[child];
       if (cables_in_[child] > 1) {
         const Edge* best = nullptr;
-        auto key = [&](const Edge& e) { return std::pair(-users_[e.peer], load(child, e.port)); };
+        auto key = [&](const Edge& e) {
+          return std::tuple(-users_[e.peer], load(e.peer, entries[e.peer]), load(child, e.port));
+        };
         for (const Edge& edge : up_.of(child))
           if (users_[edge.peer] >= 0 && turn_[edge.peer] == turn_[child] &&
               (best == nullptr || key(edge) < key(*best)))
@@ -304,7 +343,6 @@ bool Balancer::spread_from(int a, uint8_t* entries) {
       cables_in_[child] = 0;  // settled: later frontiers pass it by
       ++users_[peer_of_[port_base_[child] + port]];
       entries[child] = port;
-      ++load_[port_base_[child] + port];
       uncovered_ -= has_ca_[child];
       open_[child] = 0;
     }
@@ -332,10 +370,12 @@ void Balancer::spread(uint8_t* entries) {
       // the most switches with CAs that have no route yet: fewer top
       // switches per destination, with their loads still even.
       size_t best = u;
-      int best_gain = -1;
+      int best_gain = -1, best_into = 0;
       for (size_t v = u; v < std::min(by_use_.size(), u + kCandidates); ++v) {
         const int g = on_path_[by_use_[v]] == stamp_ ? -1 : gain(by_use_[v]);
-        if (g > best_gain) best_gain = g, best = v;
+        if (g < best_gain) continue;
+        const int into = new_load(by_use_[v]);
+        if (g > best_gain || into < best_into) best_gain = g, best_into = into, best = v;
       }
       std::swap(by_use_[u], by_use_[best]);
       const int a = by_use_[u];
@@ -362,6 +402,20 @@ int Balancer::gain(int a) const {
   return g;
 }
 
+// The most loaded cable into `a` that spreading from `a` would add traffic
+// to: from a child with CA switches below that have no route yet.
+int Balancer::new_load(int a) const {
+  int most = 0;
+  for (const Edge& down : down_.of(a)) {
+    const int c = down.peer;
+    if (turn_[c] != turn_[a] || on_path_[c] == stamp_) continue;
+    int open = open_[c];
+    for (const Edge& below : down_.of(c)) open += open_[below.peer];
+    if (open > 0) most = std::max(most, load(c, down.peer_port));
+  }
+  return most;
+}
+
 void Balancer::need(int i) {
   if (needed_[i] == stamp_) return;
   needed_[i] = stamp_;
@@ -383,7 +437,6 @@ void Balancer::route_needed(uint8_t* entries, bool count_detours) {
     if (edges.empty()) return;
     const Edge& edge = *least_loaded(i, edges);
     entries[i] = edge.port;
-    ++load_[port_base_[i] + edge.port];
     if (on_path_[edge.peer] != stamp_) need(edge.peer);
   };
   for (int l = 1; l <= top_; ++l)
@@ -392,29 +445,70 @@ void Balancer::route_needed(uint8_t* entries, bool count_detours) {
   for (int l = top_; l >= 1; --l)
     for (size_t k = 0; k < needed_by_level_[l].size(); ++k)
       if (const int i = needed_by_level_[l][k]; on_path_[i] != stamp_ && turn_[i] == level_[i]) route(i);
+  // Detours are counted where they are routed, whether CA traffic takes
+  // them or not: their loads then spread over the leaves' up ports (with
+  // only the carried ones counted, a PGFT with storage hosts on its top
+  // switches: worst case 6 -> 7).
   if (count_detours)
-    for (int i : detouring_) route(i);
+    for (int i : detouring_) {
+      route(i);
+      if (entries[i] != kNoPath) add_load(i, entries[i]);
+    }
+}
+
+// Loads count the destinations a port carries CA traffic for: from every
+// switch with CAs along its entries to T, each port once. Entries that
+// spreading set but no CA's traffic crosses carry nothing and count nothing
+// (with them counted, FT(8,3) with a swapped cable pair: worst case 12).
+void Balancer::count_carried(int t, const uint8_t* entries) {
+  counted_[t] = stamp_;
+  auto walk = [&](int i) {
+    while (counted_[i] != stamp_ && entries[i] != kNoPath) {
+      counted_[i] = stamp_;
+      i = add_load(i, entries[i]);
+      if (i < 0) return;
+    }
+  };
+  for (int i : ca_below_) walk(i);
+  for (int i : ca_above_) walk(i);
 }
 
 void Balancer::route_target(int t, std::span<const Dest> dests) {
   start_target(t, dests.front().may_detour);
   const size_t n = sw_.size();
-  rows_.resize(dests.size() * n);
-  for (size_t k = 0; k < dests.size(); ++k) {
-    const Dest& dest = dests[k];
+  for (const Dest& dest : dests) {
+    if ((row_lids_.size() + 1) * n > kFlushBytes) flush();
     ++stamp_;
-    uint8_t* entries = &rows_[k * n];
+    row_lids_.push_back(dest.lid);
+    rows_.resize(row_lids_.size() * n);
+    uint8_t* entries = &rows_[(row_lids_.size() - 1) * n];
     std::memcpy(entries, unused_row_.data(), unused_row_.size());
     entries[t] = dest.port;
     for (auto& list : needed_by_level_) list.clear();
     climb_main_path(t, entries);
     spread(entries);
     route_needed(entries, dest.port != 0);  // switch LIDs carry management traffic only
+    count_carried(t, entries);
   }
-  for (size_t i = 0; i < n; ++i) {
-    uint8_t* table = lfts_.port[sw_[i]].data();
-    for (size_t k = 0; k < dests.size(); ++k) table[dests[k].lid] = rows_[k * n + i];
+}
+
+// In blocks of kFlushSwitches switches, rows by ascending LID: each row
+// gives a block one cache line, and each table line of the block is filled
+// in one go.
+void Balancer::flush() {
+  const size_t n = sw_.size();
+  by_lid_.resize(row_lids_.size());
+  for (size_t k = 0; k < by_lid_.size(); ++k) by_lid_[k] = {row_lids_[k], static_cast<int>(k)};
+  std::ranges::sort(by_lid_);
+  uint8_t* const* tables = tables_.data();
+  for (size_t i0 = 0; i0 < n; i0 += kFlushSwitches) {
+    const size_t i1 = std::min(n, i0 + kFlushSwitches);
+    for (const auto& [lid, k] : by_lid_) {
+      const uint8_t* row = &rows_[static_cast<size_t>(k) * n];
+      for (size_t i = i0; i < i1; ++i) tables[i][lid] = row[i];
+    }
   }
+  row_lids_.clear();
 }
 
 }  // namespace
@@ -449,6 +543,7 @@ void balance_by_destination(const RoutingInput& input, const UpDownReach& reach,
     balancer.route_target(std::get<1>(order[k]), group);
     group.clear();
   }
+  balancer.flush();
 }
 
 }  // namespace ftclos

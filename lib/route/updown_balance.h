@@ -12,17 +12,21 @@
 //  2. Every switch below the main path that turns at the same level follows
 //     it: going down from the path, each child whose shortest up/down path
 //     turns where its parent's does routes up to such a parent: the one
-//     most of its siblings chose, over its least-loaded cable. Traffic to
-//     one destination thus converges on one down path, as D-mod-k's does on
-//     an intact tree, and crosses few switches.
+//     most of its siblings chose, then whose own cable up carries the fewest
+//     destinations, over its least-loaded cable. Traffic to one destination
+//     thus converges on one down path, as D-mod-k's does on an intact tree,
+//     and crosses few switches.
 //  3. Where the main path does not reach every switch with CAs, T's other
 //     ancestors spread the same way (ftree's secondary paths), level by
 //     level from T up: of the 16 least used, the one that reaches the most
-//     switches with CAs still without a route. What is still left routes up
-//     to the least-loaded parent that turns as low as it can, and T's other
-//     ancestors down to the least-loaded child above T. The entries of
-//     switches that neither spreading nor CA traffic reaches do not count
-//     toward loads and take the first allowed port.
+//     switches with CAs still without a route, then whose busiest cable in
+//     from a child leading to them carries the fewest destinations. What is
+//     still left routes up to the least-loaded parent that turns as low as
+//     it can, and T's other ancestors down to the least-loaded child above
+//     T. Loads count, per port, the destinations whose CA traffic crosses
+//     it: an entry spreading set that no CA's traffic takes counts nothing
+//     (detours count where they are routed). The entries of switches that
+//     neither spreading nor CA traffic reaches take the first allowed port.
 // Every entry is one the rule allows on a shortest up/down path (up, then
 // down: deadlock-free). Where no up/down path exists, switch LIDs and
 // attached hosts take a shortest detour (route/detour_layers.h gives those

@@ -1,7 +1,5 @@
 // Routing all switches of FT(36,3) (11,664 hosts, 1,620 switches) with the
 // destination-based D-mod-k and the source-dependent OSRM3. Target: 100 ms
-// Routing all switches of FT(36,3) (11,664 hosts, 1,620 switches) with the
-// destination-based D-mod-k and the source-dependent OSRM3. Target: 100 ms
 // on one core. Up/down, the scheme for random and degraded fabrics, is
 // measured on the same fabric (target: within 3x of D-mod-k, issue #14) and
 // on radix-36 random folded Clos of 10,080 and 39,600 hosts (issue #12:
@@ -96,8 +94,10 @@ void BM_RouteOsrmFt36_3(benchmark::State& state) {
 }
 BENCHMARK(BM_RouteOsrmFt36_3)->Arg(0)->Arg(2)->Unit(benchmark::kMillisecond);
 
-// Measured about 18x detection (5x D-mod-k); issue #14 wants 3x D-mod-k.
-void BM_RouteUpDownFt36_3(benchmark::State& state) { route_ft36_3(state, make_updown_scheme, 0, 30); }
+// Measured about 11x detection (3.5x D-mod-k, 2026-11-25: 191 ms against
+// 55 ms; the limit, 18x, is what it measured before); issue #14 wants 3x
+// D-mod-k.
+void BM_RouteUpDownFt36_3(benchmark::State& state) { route_ft36_3(state, make_updown_scheme, 0, 18); }
 BENCHMARK(BM_RouteUpDownFt36_3)->Unit(benchmark::kMillisecond);
 
 // What `ftclos route --scheme dmodk -o FILE` does after reading the file:

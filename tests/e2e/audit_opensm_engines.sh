@@ -11,12 +11,12 @@
 # above the best stock engine's on the same file (issue #12). Prints one
 # table line per (fabric, engine) with the worst-case contention.
 # The default fabrics (CI): FT(8,2), FT(8,3), clos2 ftree(3+9,10), a 64-LID
-# clos2 (which hits the infiniband-diags LinearFDBTop bug), FT(8,3) with 2
-# lost switches and with 2 swapped cable pairs, a small random folded Clos,
-# clos2 with storage hosts on the spines. `--all` adds every fabric of issue
-# #12's acceptance that ibsim runs in minutes: FT(8,3) with 1-3 lost switches
-# and 1-4 swapped pairs, PGFT with storage hosts, dual rail, HCAs on port 2,
-# RFCs of 3 sizes, and the ibutils vendor fabrics; `--large` the 10,080-host
+# clos2 (which hits the infiniband-diags LinearFDBTop bug), FT(8,3) with 1-3
+# lost switches and with 1-4 swapped cable pairs, a small random folded
+# Clos, clos2 with storage hosts on the spines. `--all` adds the rest of
+# issue #12's acceptance that ibsim runs in minutes: PGFT with storage
+# hosts, dual rail, HCAs on port 2, RFCs of 2 more sizes, and the ibutils
+# vendor fabrics; `--large` the 10,080-host
 # RFC (an hour: stock engines and dump_lfts on ibsim). Other arguments
 # replace the fabric list ("name|spec[|schemes[|gap]]" each, as below);
 # FTCLOS_ENGINES="ftree ftclos" limits the engines run.
@@ -37,17 +37,17 @@ fabrics=(
   "ft-8-3|ft-8-3.net"
   "clos2-3-9-10|clos2-3-9-10.net"
   "clos2-4-4-12|clos2 --n 4 --m 4 --r 12"
+  "ft-8-3-lose1|ftree --ports 8 --levels 3 --lose-switches 1 --seed 1"
   "ft-8-3-lose2|ftree --ports 8 --levels 3 --lose-switches 2 --seed 1"
-  "ft-8-3-swap2|ftree --ports 8 --levels 3 --swap-pairs 2 --seed 1||1"
+  "ft-8-3-lose3|ftree --ports 8 --levels 3 --lose-switches 3 --seed 1"
+  "ft-8-3-swap1|ftree --ports 8 --levels 3 --swap-pairs 1 --seed 1"
+  "ft-8-3-swap2|ftree --ports 8 --levels 3 --swap-pairs 2 --seed 1"
+  "ft-8-3-swap3|ftree --ports 8 --levels 3 --swap-pairs 3 --seed 1"
+  "ft-8-3-swap4|ftree --ports 8 --levels 3 --swap-pairs 4 --seed 1"
   "rfc-8-16-3|rfc --radix 8 --leaves 16 --levels 3 --seed 1|updown"
   "clos2-io|clos2-4-4-8-io2.net|updown"
 )
 more_fabrics=(
-  "ft-8-3-lose1|ftree --ports 8 --levels 3 --lose-switches 1 --seed 1"
-  "ft-8-3-lose3|ftree --ports 8 --levels 3 --lose-switches 3 --seed 1"
-  "ft-8-3-swap1|ftree --ports 8 --levels 3 --swap-pairs 1 --seed 1||1"
-  "ft-8-3-swap3|ftree --ports 8 --levels 3 --swap-pairs 3 --seed 1"
-  "ft-8-3-swap4|ftree --ports 8 --levels 3 --swap-pairs 4 --seed 1"
   "pgft-io|ft-8-3-io2-level2.net|updown"
   "ft-8-3-dual|ftree --ports 8 --levels 3 --dual-rail"
   "ft-8-3-port2|ftree --ports 8 --levels 3 --hca-port 2"
@@ -55,8 +55,8 @@ more_fabrics=(
   "rfc-24-96-3|rfc --radix 24 --leaves 96 --levels 3 --seed 1|updown"
   "FullGnu|FullGnu.topo"
   "IS3-128|IS3-128.topo"
-  "PartialGazelle|PartialGazelle.topo"
-  "SingleGazelle|SingleGazelle.topo"
+  "PartialGazelle|PartialGazelle.topo|dmodk,updown"
+  "SingleGazelle|SingleGazelle.topo|dmodk,updown"
   "RhinoBased512|RhinoBased512Nodes.topo|updown"
   "RhinoReindeer|RhinoReindeer1100.topo|updown"
 )

@@ -1,5 +1,6 @@
 #include "audit/audit_walk.h"
 
+#include <atomic>
 #include <cstring>
 #include <map>
 #include <utility>
@@ -13,7 +14,16 @@ int hop_direction(const Levels& levels, int from, int to) {
   return b > a ? 1 : b < a ? -1 : 0;
 }
 
+std::atomic<int> max_workers{0};
+
 }  // namespace
+
+void set_max_workers(int workers) { max_workers = workers; }
+
+int worker_count(long tasks) {
+  const long cap = max_workers > 0 ? max_workers.load() : std::max(1u, std::thread::hardware_concurrency());
+  return static_cast<int>(std::clamp(tasks, 1L, cap));
+}
 
 LftColumns::LftColumns(const Fabric& fabric, const Lfts& lfts) {
   for (int i = 0; i < fabric.size(); ++i) {

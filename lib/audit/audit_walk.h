@@ -122,11 +122,8 @@ class ChannelIndex {
   std::vector<PortRef> ports_;
 };
 
-/// Workers for `tasks` independent tasks: the cores, at most one per task.
-inline int worker_count(long tasks) {
-  const long cores = std::max(1u, std::thread::hardware_concurrency());
-  return static_cast<int>(std::clamp(tasks, 1L, cores));
-}
+/// Workers for `tasks` independent tasks: the cores (or set_max_workers), at most one per task.
+int worker_count(long tasks);
 
 /// Runs body(worker, begin, end) over contiguous blocks of 0..tasks-1, one
 /// block per worker, in parallel; block w comes before block w+1.

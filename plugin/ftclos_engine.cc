@@ -312,7 +312,9 @@ struct ftclos_engine {
     if (options->path_bits_file.empty()) return 0;
     std::filesystem::path path(options->path_bits_file);
     if (path.is_relative() && dump_dir && *dump_dir) path = dump_dir / path;
-    if (Status status = ftclos::write_file(path, ftclos::write_path_bits(sweep.subnet.fabric, sweep.routing));
+    if (Status status = ftclos::write_file(path, [&](const ftclos::TextSink& sink) {
+          return ftclos::write_path_bits(sweep.subnet.fabric, sweep.routing, sink);
+        });
         !status.ok()) {
       failure = {-EIO, err(kPathBitsUnwritten, status.message())};
       return failure.code;

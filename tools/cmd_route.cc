@@ -171,7 +171,9 @@ int run(const RouteOptions& options) {
     return write_lft_dump(*fabric, routed->lids, routed->routing.lfts, sink);
   });
   if (written.ok() && !options.path_bits.empty())
-    written = write_output(options.path_bits, write_path_bits(*fabric, routed->routing));
+    written = write_output(options.path_bits, [&](const TextSink& sink) {
+      return write_path_bits(*fabric, routed->routing, sink);
+    });
   if (!written.ok()) {
     fmt::print(stderr, "ftclos route: {}\n", written.message());
     return 1;

@@ -30,6 +30,7 @@
 #include <bit>
 #include <deque>
 #include <map>
+#include <span>
 
 #include "audit/audit_walk.h"
 
@@ -133,6 +134,29 @@ bool is_folded_clos(const Fabric& fabric, const Levels& levels) {
   return true;
 }
 
+// Per node, the switches its switch cables lead to, each once, flat: the
+// distance BFS runs once per leaf and reads only this.
+class SwitchGraph {
+ public:
+  explicit SwitchGraph(const Fabric& fabric) : first_(fabric.size() + 1, 0) {
+    for (int x = 0; x < fabric.size(); ++x) {
+      first_[x] = static_cast<int>(next_.size());
+      if (!fabric.node(x).is_switch()) continue;
+      for (const Port& port : fabric.node(x).ports) {
+        const int y = port.peer.node;
+        if (y < 0 || !fabric.node(y).is_switch()) continue;
+        if (std::find(next_.begin() + first_[x], next_.end(), y) == next_.end()) next_.push_back(y);
+      }
+    }
+    first_[fabric.size()] = static_cast<int>(next_.size());
+  }
+  std::span<const int> neighbours(int x) const { return {next_.data() + first_[x], next_.data() + first_[x + 1]}; }
+
+ private:
+  std::vector<int> first_;  // per node: where its neighbours start in next_
+  std::vector<int> next_;
+};
+
 // Per channel (ChannelIndex), the egress ports of the next switch a route takes after it.
 using PortSet = std::array<uint64_t, 4>;
 using Dependencies = std::array<std::vector<PortSet>, kVls>;
@@ -147,9 +171,9 @@ int vl_of(const AuditInput& in, int lid) {
 class Auditor {
  public:
   Auditor(const AuditInput& in, const LftColumns& columns, const Senders& senders, const ChannelIndex& channels,
-          const std::vector<int>& pieces, bool folded)
+          const std::vector<int>& pieces, const SwitchGraph& graph, bool folded)
       : in_(in), senders_(senders), channels_(channels), pieces_(pieces), folded_(folded),
-        engine_(in.fabric, in.levels, in.lids, columns), used_(in.fabric.size(), false) {}
+        engine_(in.fabric, in.levels, in.lids, columns), graph_(graph), used_(in.fabric.size(), false) {}
 
   void audit_destination(int d) {
     distances_to(d);
@@ -159,6 +183,8 @@ class Auditor {
       const int lid = in_.lids.base[d] + offset;
       const bool owned = lid < static_cast<int>(in_.lids.owner.size()) && in_.lids.owner[lid] == d;
       if (owned) engine_.walk(lid, senders_.entries_on[k]);
+      // On a folded Clos: whether every sender of the column is delivered going only up, then only down.
+      bool up_down_column = folded_;
       for (int g : senders_.groups_on[k]) {
         const SenderGroup& group = senders_.groups[g];
         // The members share every outcome: count them at once, describe the first.
@@ -170,14 +196,17 @@ class Auditor {
           counts_.disconnected += senders;
           continue;
         }
-        const int s = group.members[0] != d ? group.members[0] : group.members[1];
+        // The member named in examples; read only then (it costs a cache miss per group).
+        auto s = [&] { return group.members[0] != d ? group.members[0] : group.members[1]; };
         counts_.pairs += senders;
         if (owned) {
           judge(s, d, lid, group.entry, senders);
+          const Step& step = engine_.at(group.entry);
+          up_down_column = up_down_column && step.outcome == Trace::Outcome::kDelivered && step.up_down;
         } else {
           counts_.unreachable += senders;
           if (examples_[kUnreachable].size() < kExamplesPerKind)
-            add_example(kUnreachable, fmt::format("{} → {}: LID {:#x} is not {}'s", name_of(in_.fabric, s),
+            add_example(kUnreachable, fmt::format("{} → {}: LID {:#x} is not {}'s", name_of(in_.fabric, s()),
                                                   name_of(in_.fabric, d), lid, name_of(in_.fabric, d)));
         }
       }
@@ -197,7 +226,7 @@ class Auditor {
       }
       if (!owned) continue;
       const int vl = vl_of(in_, lid);
-      if (column_up_down(d, senders_.groups_on[k]) && !turned_[vl]) {
+      if (up_down_column && !turned_[vl]) {
         deferred_[vl].push_back({d, static_cast<int>(k)});
       } else {
         turned_[vl] = true;
@@ -248,12 +277,13 @@ class Auditor {
   const std::array<std::vector<std::string>, kKinds>& examples() const { return examples_; }
 
  private:
-  // The outcome of `senders` routes that share source s's entry switch and LID.
-  void judge(int s, int d, int lid, int entry, long senders) {
+  // The outcome of `senders` routes that share source s()'s entry switch and LID.
+  template <class Source>
+  void judge(Source s, int d, int lid, int entry, long senders) {
     const Step& step = engine_.at(entry);
     auto count = [&](Kind kind, long& counter, int shortest) {
       counter += senders;
-      if (examples_[kind].size() < kExamplesPerKind) add_example(kind, describe(in_, s, d, lid, kind, shortest));
+      if (examples_[kind].size() < kExamplesPerKind) add_example(kind, describe(in_, s(), d, lid, kind, shortest));
     };
     switch (step.outcome) {
       case Trace::Outcome::kNoRoute:
@@ -276,19 +306,18 @@ class Auditor {
     if (neighbours == bfs_from_ && !distance_.empty()) return;
     bfs_from_ = neighbours;
     distance_.assign(in_.fabric.size(), -1);
-    std::deque<int> queue;
+    queue_.clear();
     for (int x : neighbours) {
+      if (distance_[x] >= 0) continue;
       distance_[x] = 1;
-      queue.push_back(x);
+      queue_.push_back(x);
     }
-    while (!queue.empty()) {
-      const int x = queue.front();
-      queue.pop_front();
-      for (const Port& port : in_.fabric.node(x).ports) {
-        const int y = port.peer.node;
-        if (y < 0 || distance_[y] >= 0 || !in_.fabric.node(y).is_switch()) continue;
+    for (size_t head = 0; head < queue_.size(); ++head) {
+      const int x = queue_[head];
+      for (int y : graph_.neighbours(x)) {
+        if (distance_[y] >= 0) continue;
         distance_[y] = distance_[x] + 1;
-        queue.push_back(y);
+        queue_.push_back(y);
       }
     }
   }
@@ -296,20 +325,6 @@ class Auditor {
   std::vector<PortSet>& dependencies(int vl) {
     if (deps_[vl].empty()) deps_[vl].assign(channels_.size(), PortSet{});
     return deps_[vl];
-  }
-
-  // Whether every sender of the walked column is delivered going only up,
-  // then only down, on a folded Clos.
-  bool column_up_down(int d, const std::vector<int>& groups) const {
-    if (!folded_) return false;
-    for (int g : groups) {
-      const SenderGroup& group = senders_.groups[g];
-      if (group.members.size() == 1 && group.members[0] == d) continue;
-      if (pieces_[group.entry] != pieces_[d]) continue;
-      const Step& step = engine_.at(group.entry);
-      if (step.outcome != Trace::Outcome::kDelivered || !step.up_down) return false;
-    }
-    return true;
   }
 
   // Marks the switches the senders' paths for this column pass and adds their channel pairs.
@@ -341,8 +356,10 @@ class Auditor {
   Correctness counts_;
   std::array<std::vector<std::string>, kKinds> examples_;
   Dependencies deps_;
+  const SwitchGraph& graph_;
   std::vector<int> bfs_from_;  // the switches distance_ starts from
   std::vector<int> distance_;
+  std::vector<int> queue_;     // distances_to's BFS queue
   std::vector<bool> used_;
   std::vector<int> touched_;
   std::array<bool, kVls> turned_{};  // per VL: a column with a route that turns (or fails) was recorded
@@ -482,6 +499,7 @@ Correctness check_correctness(const AuditInput& input) {
   const ChannelIndex channels(input.fabric);
   const bool folded = is_folded_clos(input.fabric, input.levels);
   const std::vector<int> pieces = cabling_pieces(input.fabric);
+  const SwitchGraph graph(input.fabric);
   // Destinations by leaf, so one BFS serves all CAs of a leaf.
   std::vector<int> destinations = senders.cas;
   std::ranges::stable_sort(destinations, {}, [&](int d) { return entry_switch(input.fabric, d); });
@@ -489,7 +507,7 @@ Correctness check_correctness(const AuditInput& input) {
   const int workers = worker_count(static_cast<long>(destinations.size()));
   std::vector<Auditor> auditors;
   const LftColumns columns(input.fabric, input.lfts);
-  for (int w = 0; w < workers; ++w) auditors.emplace_back(input, columns, senders, channels, pieces, folded);
+  for (int w = 0; w < workers; ++w) auditors.emplace_back(input, columns, senders, channels, pieces, graph, folded);
   for_each_block(static_cast<long>(destinations.size()), workers, [&](int w, long begin, long end) {
     for (long i = begin; i < end; ++i) auditors[w].audit_destination(destinations[i]);
   });

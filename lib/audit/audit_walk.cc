@@ -1,5 +1,6 @@
 #include "audit/audit_walk.h"
 
+#include <atomic>
 #include <cstring>
 #include <map>
 #include <utility>
@@ -13,7 +14,16 @@ int hop_direction(const Levels& levels, int from, int to) {
   return b > a ? 1 : b < a ? -1 : 0;
 }
 
+std::atomic<int> max_workers{0};
+
 }  // namespace
+
+void set_max_workers(int workers) { max_workers = workers; }
+
+int worker_count(long tasks) {
+  const long cap = max_workers > 0 ? max_workers.load() : std::max(1u, std::thread::hardware_concurrency());
+  return static_cast<int>(std::clamp(tasks, 1L, cap));
+}
 
 LftColumns::LftColumns(const Fabric& fabric, const Lfts& lfts) {
   for (int i = 0; i < fabric.size(); ++i) {
@@ -22,16 +32,27 @@ LftColumns::LftColumns(const Fabric& fabric, const Lfts& lfts) {
     if (i < static_cast<int>(lfts.port.size())) lids_ = std::max(lids_, static_cast<int>(lfts.port[i].size()));
   }
   const size_t width = switches_.size();
-  cells_.assign(static_cast<size_t>(lids_) * width, kNoPath);
-  // In blocks of 64 LIDs, so that each table is read a cache line at a time.
-  constexpr int kBlock = 64;
-  for (int first = 0; first < lids_; first += kBlock) {
-    for (size_t k = 0; k < width; ++k) {
-      const int node = switches_[k];
-      if (node >= static_cast<int>(lfts.port.size())) continue;
-      const std::vector<uint8_t>& table = lfts.port[node];
-      const int last = std::min(first + kBlock, static_cast<int>(table.size()));
-      for (int lid = first; lid < last; ++lid) cells_[static_cast<size_t>(lid) * width + k] = table[lid];
+  // Uninitialized: every cell is written once below.
+  cells_ = std::make_unique_for_overwrite<uint8_t[]>(static_cast<size_t>(lids_) * width);
+  // In tiles of 64 LIDs by 64 switches, so that both the tables read and the
+  // rows written stay in the first-level cache while a tile is copied.
+  constexpr int kTile = 64;
+  std::vector<const uint8_t*> tables(width);
+  std::vector<int> sizes(width);
+  for (size_t k = 0; k < width; ++k) {
+    const int node = switches_[k];
+    const bool has = node < static_cast<int>(lfts.port.size());
+    sizes[k] = has ? static_cast<int>(lfts.port[node].size()) : 0;
+    tables[k] = has ? lfts.port[node].data() : nullptr;
+  }
+  for (int first = 0; first < lids_; first += kTile) {
+    const int end = std::min(first + kTile, lids_);
+    for (size_t k0 = 0; k0 < width; k0 += kTile) {
+      const size_t k_end = std::min(k0 + kTile, width);
+      for (int lid = first; lid < end; ++lid) {
+        uint8_t* row = cells_.get() + static_cast<size_t>(lid) * width;
+        for (size_t k = k0; k < k_end; ++k) row[k] = lid < sizes[k] ? tables[k][lid] : kNoPath;
+      }
     }
   }
 }

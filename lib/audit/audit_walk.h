@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <thread>
 #include <vector>
 
@@ -35,14 +36,14 @@ class LftColumns {
  public:
   LftColumns(const Fabric& fabric, const Lfts& lfts);
   /// The switches' ports for `lid` ([switch index]); kNoPath where a table ends before it.
-  const uint8_t* column(int lid) const { return cells_.data() + static_cast<size_t>(lid) * switches_.size(); }
+  const uint8_t* column(int lid) const { return cells_.get() + static_cast<size_t>(lid) * switches_.size(); }
   int lids() const { return lids_; }
   const std::vector<int>& switches() const { return switches_; }
 
  private:
   std::vector<int> switches_;
   int lids_ = 0;
-  std::vector<uint8_t> cells_;  // [lid][switch index]
+  std::unique_ptr<uint8_t[]> cells_;  // [lid][switch index]
 };
 
 class PathEngine {
@@ -122,11 +123,8 @@ class ChannelIndex {
   std::vector<PortRef> ports_;
 };
 
-/// Workers for `tasks` independent tasks: the cores, at most one per task.
-inline int worker_count(long tasks) {
-  const long cores = std::max(1u, std::thread::hardware_concurrency());
-  return static_cast<int>(std::clamp(tasks, 1L, cores));
-}
+/// Workers for `tasks` independent tasks: the cores (or set_max_workers), at most one per task.
+int worker_count(long tasks);
 
 /// Runs body(worker, begin, end) over contiguous blocks of 0..tasks-1, one
 /// block per worker, in parallel; block w comes before block w+1.

@@ -11,14 +11,27 @@ uint64_t port_guid(const Node& node, int port) {
   return node.is_switch() ? node.guid : node.guid + port;
 }
 
-std::string write_path_bits(const Fabric& fabric, const Routing& routing) {
+bool write_path_bits(const Fabric& fabric, const Routing& routing, const TextSink& sink) {
+  constexpr size_t kFlushBytes = 1 << 20;
   std::string out;
   for (int i = 0; i < fabric.size(); ++i) {
     const Node& node = fabric.node(i);
     if (node.is_switch() || node.num_ports < 1) continue;
     fmt::format_to(std::back_inserter(out), "{} {}\n", format_guid(port_guid(node, 1)), routing.path_bits[i]);
+    if (out.size() < kFlushBytes) continue;
+    if (!sink(out)) return false;
+    out.clear();
   }
-  return out;
+  return out.empty() || sink(out);
+}
+
+std::string write_path_bits(const Fabric& fabric, const Routing& routing) {
+  std::string text;
+  write_path_bits(fabric, routing, [&](std::string_view chunk) {
+    text += chunk;
+    return true;
+  });
+  return text;
 }
 
 }  // namespace ftclos

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/fabric.h"
+#include "core/files.h"
 #include "route/routing.h"
 
 namespace ftclos {
@@ -16,6 +17,9 @@ namespace ftclos {
 /// switch (its port 0 carries it), node GUID + port number for a CA port.
 uint64_t port_guid(const Node& node, int port);
 
+/// Hands the lines to `sink` in chunks of about a megabyte (a file need not
+/// be held whole); false when the sink refuses one.
+bool write_path_bits(const Fabric& fabric, const Routing& routing, const TextSink& sink);
 std::string write_path_bits(const Fabric& fabric, const Routing& routing);
 
 }  // namespace ftclos

@@ -23,7 +23,11 @@ trap 'cleanup_ibsims; [ -n "${FTCLOS_E2E_KEEP:-}" ] || rm -rf "$work"; rm -f "$P
 
 "$FTCLOS" gen ftree --ports "$ports" --levels "$levels" -o "$work/fabric.net" >/dev/null
 host=$(first_ca "$work/fabric.net")
-limits=(-N 16384 -S 4096 -P 100000)
+# ibsim's tables sized to the fabric (its defaults hold 2,048 nodes), with
+# room for every LID in the linear forwarding tables.
+switches=$(grep -c '^Switch' "$work/fabric.net")
+cas=$(grep -Ec '^(Hca|Ca)' "$work/fabric.net")
+limits=(-N $((switches + cas + 64)) -S $((switches + 64)) -P $((switches * (ports + 1) + 2 * cas + 64)) -L 49152)
 
 # sweep ENGINE_LINES NAME: one OpenSM sweep on a fresh ibsim; prints its timings.
 sweep() {

@@ -463,6 +463,39 @@ TEST(AuditReference, ScrambledTablesMatchBruteForce) {
     }
 }
 
+// --jobs: the audits of scrambled tables (loops, black holes, credit loops)
+// give the same counts, examples and loads for 1 to 7 threads.
+TEST(AuditReference, EveryThreadCountGivesTheSameResults) {
+  Routed routed = scrambled(2, 7, 30);
+  std::mt19937_64 random(7);
+  for (int& bits : routed.routing.path_bits) bits = static_cast<int>(random() % 4);
+  for (const OffsetChoice::Mode mode : {OffsetChoice::Mode::kPathBits, OffsetChoice::Mode::kAllOffsets}) {
+    const AuditInput in = input_of(routed, mode);
+    set_max_workers(1);
+    const Correctness one = check_correctness(in);
+    const Contention one_load = worst_case_contention(in);
+    ASSERT_GT(one.unreachable + one.loops, 0);  // the scrambling must leave something to find
+    for (int workers = 2; workers <= 7; ++workers) {
+      SCOPED_TRACE(::testing::Message() << workers << " threads");
+      set_max_workers(workers);
+      const Correctness many = check_correctness(in);
+      EXPECT_EQ(many.pairs, one.pairs);
+      EXPECT_EQ(many.unreachable, one.unreachable);
+      EXPECT_EQ(many.loops, one.loops);
+      EXPECT_EQ(many.credit_loops, one.credit_loops);
+      EXPECT_EQ(many.updown_violations, one.updown_violations);
+      EXPECT_EQ(many.non_minimal, one.non_minimal);
+      EXPECT_EQ(many.examples, one.examples);
+      const Contention many_load = worst_case_contention(in);
+      EXPECT_EQ(many_load.worst_case, one_load.worst_case);
+      EXPECT_EQ(many_load.witness, one_load.witness);
+      ASSERT_EQ(many_load.links.size(), one_load.links.size());
+      for (size_t i = 0; i < one_load.links.size(); ++i) EXPECT_EQ(many_load.links[i].matching, one_load.links[i].matching);
+    }
+  }
+  set_max_workers(0);
+}
+
 TEST(AuditReference, MultipathWithTooFewOffsetsMatchesBruteForce) {
   // LMC 1 on FT(8,2): two of the four top switches per destination, so the weights differ from pair to pair.
   const Routed routed = route_fabric(*make_multipath_scheme(), generated(generate_ftree(8, 2)), 1);

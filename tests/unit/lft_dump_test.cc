@@ -86,5 +86,15 @@ TEST(PathBits, OneLinePerCaPort) {
   EXPECT_EQ(write_path_bits(t.fabric, routing), "0x0000000000000101 3\n0x0000000000000abc 1\n");
 }
 
+// route --pathbits streams the lines; a sink that refuses stops the writer with false.
+TEST(PathBits, ARefusedChunkFailsTheWrite) {
+  Tiny t;
+  Routing routing;
+  routing.path_bits = {0, 3, 1};
+  int offered = 0;
+  EXPECT_FALSE(write_path_bits(t.fabric, routing, [&](std::string_view) { return ++offered > 1; }));
+  EXPECT_EQ(offered, 1);
+}
+
 }  // namespace
 }  // namespace ftclos

@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
@@ -408,6 +409,15 @@ uint8_t ftclos_engine_path_sl(struct ftclos_engine* engine, uint8_t hint, uint16
   } catch (...) {
   }
   return hint;
+}
+
+unsigned ftclos_engine_sl_count(struct ftclos_engine* engine) {
+  try {
+    std::lock_guard<std::mutex> lock(engine->sl_mutex);
+    if (engine->dest_sl && !engine->dest_sl->empty()) return 1u + *std::ranges::max_element(*engine->dest_sl);
+  } catch (...) {
+  }
+  return 1;
 }
 
 void ftclos_engine_clear(struct ftclos_engine* engine) {

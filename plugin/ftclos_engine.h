@@ -66,6 +66,11 @@ int ftclos_engine_lft(const struct ftclos_engine *engine, size_t node, const uin
  * `hint` when it needs none. Thread-safe against ftclos_engine_route. */
 uint8_t ftclos_engine_path_sl(struct ftclos_engine *engine, uint8_t hint, uint16_t slid, uint16_t dlid);
 
+/* How many SLs the last routing sends on (SLs 0 .. n-1; they need VLs
+ * 0 .. n-1, one VL per SL): 1 when it needs no SL but 0 or there is no
+ * routing. Thread-safe against ftclos_engine_route. */
+unsigned ftclos_engine_sl_count(struct ftclos_engine *engine);
+
 /* Drops the routing (path_sl then returns hints). */
 void ftclos_engine_clear(struct ftclos_engine *engine);
 

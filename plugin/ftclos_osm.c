@@ -9,7 +9,8 @@
  * This file is C because OpenSM's headers are (osm_event_plugin.h has a
  * member named `delete`). Symbols such as osm_port_get_lid_range_ho live in
  * the opensm executable itself (linked -rdynamic), so the module is linked
- * without -z defs. Everything runs under OpenSM's lock except path_sl. */
+ * without -z defs. Everything runs under OpenSM's lock except path_sl.
+ * update_sl2vl programs the SL-to-VL tables the routing's SLs need. */
 #include <opensm/osm_config.h>
 
 #include <errno.h>
@@ -44,6 +45,7 @@
 struct ftclos_plugin {
   osm_opensm_t *osm;
   struct ftclos_engine *engine;
+  int sl2vl_refused; /* this sweep's ERR 14 for a port with too few VLs was logged */
 };
 
 static void plugin_log(void *ctx, int level, const char *line) {
@@ -272,7 +274,49 @@ static int ftclos_ucast_build_fwd_tables(void *context) {
     ftclos_engine_clear(plugin->engine);
     return -1;
   }
+  plugin->sl2vl_refused = 0;
+  if (ftclos_engine_sl_count(plugin->engine) > 1 && !osm->subn.opt.qos)
+    osm_log(&osm->log, OSM_LOG_ERROR,
+            "ftclos ERR 14: the routing sends on SLs 0-%u, one VL each, but qos is FALSE: OpenSM programs no "
+            "SL2VL tables then (set qos TRUE)\n",
+            ftclos_engine_sl_count(plugin->engine) - 1);
   return 0;
+}
+
+/* Data VLs an OperationalVLs or VLCap code offers (IBA PortInfo: 1 VL0,
+ * 2 VL0-1, 3 VL0-3, 4 VL0-7, 5 VL0-14). */
+static unsigned data_vls(uint8_t code) {
+  static const unsigned vls[] = {0, 1, 2, 4, 8, 15};
+  return code < sizeof(vls) / sizeof(vls[0]) ? vls[code] : 0;
+}
+
+/* OpenSM's QoS manager (qos TRUE) asks for every (in, out) port pair of a
+ * switch and for every CA port (in = out = 0): SL k runs on VL k for the SLs
+ * the routing uses, so that each SL's routes have VLs of their own; the
+ * other SLs keep qos_sl2vl's entries. A port that offers too few VLs keeps
+ * qos_sl2vl's table (ERR 14, once per sweep). */
+static void ftclos_update_sl2vl(void *context, osm_physp_t *port, uint8_t in, uint8_t out, ib_slvl_table_t *table) {
+  struct ftclos_plugin *plugin = context;
+  unsigned sls = ftclos_engine_sl_count(plugin->engine), vls, sl;
+  uint8_t code;
+  (void)in;
+  /* A switch's port 0 only takes packets for the switch itself: no channel to wait on. */
+  if (sls <= 1 || (out == 0 && osm_node_get_type(osm_physp_get_node_ptr(port)) == IB_NODE_TYPE_SWITCH))
+    return;
+  code = ib_port_info_get_op_vls(&port->port_info);
+  vls = data_vls(code ? code : ib_port_info_get_vl_cap(&port->port_info));
+  if (vls < sls) {
+    if (!plugin->sl2vl_refused)
+      osm_log(&plugin->osm->log, OSM_LOG_ERROR,
+              "ftclos ERR 14: port %u of 0x%016" PRIx64 " (%s) offers %u data VLs, the routing needs %u; "
+              "its SL2VL stays qos_sl2vl's (further ports not logged this sweep)\n",
+              out, cl_ntoh64(osm_node_get_node_guid(osm_physp_get_node_ptr(port))),
+              osm_physp_get_node_ptr(port)->print_desc, vls, sls);
+    plugin->sl2vl_refused = 1;
+    return;
+  }
+  for (sl = 0; sl < sls; ++sl)
+    ib_slvl_table_set(table, (uint8_t)sl, (uint8_t)sl);
 }
 
 static uint8_t ftclos_path_sl(void *context, uint8_t hint, const ib_net16_t slid, const ib_net16_t dlid) {
@@ -290,6 +334,7 @@ static int ftclos_setup(struct osm_routing_engine *re, osm_opensm_t *osm) {
   re->build_lid_matrices = ftclos_build_lid_matrices;
   re->ucast_build_fwd_tables = ftclos_ucast_build_fwd_tables;
   re->path_sl = ftclos_path_sl;
+  re->update_sl2vl = ftclos_update_sl2vl;
   re->destroy = ftclos_destroy_engine;
   return 0;
 }

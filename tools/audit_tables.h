@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -47,7 +48,9 @@ struct TableSet {
   std::string origin;  // what the summary calls the input
   LidMap lids;
   Lfts lfts;
-  std::vector<uint8_t> dest_sl;  // a scheme's; empty = SL 0
+  std::vector<uint8_t> dest_sl;  // a scheme's or --sl's; empty = SL 0
+  std::vector<SlException> sl_exceptions;  // --sl's pairs
+  std::optional<Sl2VlTables> sl2vl;        // --sl2vl's; none: VL = SL
   OffsetChoice offsets;
   long unknown_lids = 0;
   std::vector<std::string> warnings;

@@ -1,13 +1,16 @@
 // `ftclos audit TOPO LFT... [--pathbits FILE | --offset K | --all-offsets]
-// [--guid2lid FILE] [--json FILE] [--html FILE]` or `ftclos audit TOPO [--scheme
-// NAME] [--lmc L]` (auto when no tables are given): what a set of forwarding
+// [--guid2lid FILE] [--sl FILE] [--sl2vl FILE] [--json FILE] [--html FILE]` or
+// `ftclos audit TOPO [--scheme NAME] [--lmc L]` (auto when no tables are
+// given): what a set of forwarding
 // tables does with every CA pair
 // (reachability, loops, credit loops, up/down, minimality) and the worst
 // contention a permutation can meet on them (audit.h). The tables come from
 // OpenSM's opensm-lfts.dump or ibroute / dump_lfts output, or from routing
 // the topology with one of our schemes, for comparison. `--compare FILE...`
 // and `--schemes S,..` add more sets, each audited on its own and shown side
-// by side with the first (report/compare.h).
+// by side with the first (report/compare.h). --sl and --sl2vl give the first
+// set's SLs (audit/sl_file.h) and SL-to-VL tables (audit/sl2vl_file.h), so
+// credit loops are checked per VL as the subnet runs them.
 // Exit status: 0 the tables are sound, 1 unreachable pairs or (credit)
 // loops in any set, 2 bad input. The summary goes to stdout (unless --json -
 // takes it), progress to stderr when it is a terminal.
@@ -21,6 +24,8 @@
 #include <vector>
 
 #include "audit/audit.h"
+#include "audit/sl2vl_file.h"
+#include "audit/sl_file.h"
 #include "audit_tables.h"
 #include "cli_common.h"
 #include "commands.h"
@@ -42,7 +47,29 @@ struct AuditOptions {
   int instances = 0;                  // 0: the pattern's default
   uint64_t seed = 1;
   HintFiles hint_files;
+  std::string sl_file;     // empty: the set's own SLs (a scheme's), else SL 0
+  std::string sl2vl_file;  // empty: VL = SL
 };
+
+// --sl and --sl2vl, read against the primary set's LIDs.
+Status read_sl_files(const Fabric& fabric, const AuditOptions& options, TableSet& set) {
+  if (!options.sl_file.empty()) {
+    Result<TextFile> file = read_text_file(options.sl_file);
+    if (!file.ok()) return file.status();
+    Result<PathSls> sls = parse_sl_file(fabric, set.lids, *file);
+    if (!sls.ok()) return sls.status();
+    set.dest_sl = std::move(sls->dest_sl);
+    set.sl_exceptions = std::move(sls->exceptions);
+  }
+  if (!options.sl2vl_file.empty()) {
+    Result<TextFile> file = read_text_file(options.sl2vl_file);
+    if (!file.ok()) return file.status();
+    Result<Sl2VlTables> tables = parse_sl2vl_file(fabric, set.lids, *file);
+    if (!tables.ok()) return tables.status();
+    set.sl2vl = std::move(*tables);
+  }
+  return Status::Ok();
+}
 
 bool sound(const AuditedSet& audit) {
   const Correctness& c = audit.correctness;
@@ -67,7 +94,8 @@ Result<AuditedSet> audit_set(const Fabric& fabric, const Detection& detection, c
                              const std::vector<PatternSpec>& patterns, const AuditOptions& options,
                              Progress& progress) {
   progress.stage(fmt::format("tables ready ({}); checking every CA pair", set.origin));
-  const AuditInput input{fabric, detection.levels, set.lids, set.lfts, set.offsets, set.dest_sl, {}};
+  const AuditInput input{fabric,      detection.levels, set.lids,          set.lfts, set.offsets,
+                         set.dest_sl, {},               set.sl_exceptions, set.sl2vl ? &*set.sl2vl : nullptr};
   AuditedSet audit;
   audit.label = set.label;
   audit.origin = set.origin;
@@ -90,7 +118,10 @@ Result<AuditedSet> audit_set(const Fabric& fabric, const Detection& detection, c
   return audit;
 }
 
-Status check_options(const TableSources& sources) {
+Status check_options(const AuditOptions& options) {
+  const TableSources& sources = options.sources;
+  if ((!options.sl_file.empty() || !options.sl2vl_file.empty()) && !sources.has_primary())
+    return Status::Error("--sl and --sl2vl are for the LFT files or --scheme");
   if (!sources.lft_files.empty() && !sources.scheme.empty())
     return Status::Error("give either LFT files or --scheme NAME, not both");
   if (!sources.has_primary() && !sources.comparing())
@@ -110,7 +141,7 @@ int run(const AuditOptions& options) {
   auto bad_input = [](const Status& status) { return cli::bad_input("audit", status); };
   Progress progress("audit");
   const TableSources& sources = options.sources;
-  if (Status status = check_options(sources); !status.ok()) return bad_input(status);
+  if (Status status = check_options(options); !status.ok()) return bad_input(status);
   Result<Fabric> fabric = read_end_nodes(options.topology);
   if (!fabric.ok()) return bad_input(fabric.status());
   Result<std::vector<PatternSpec>> patterns = parse_patterns(*fabric, options);
@@ -120,6 +151,7 @@ int run(const AuditOptions& options) {
   const Detection detection = detect(*fabric, *hints);
   Result<std::vector<TableSet>> sets = load_table_sets(*fabric, detection, sources, progress);
   if (!sets.ok()) return bad_input(sets.status());
+  if (Status status = read_sl_files(*fabric, options, sets->front()); !status.ok()) return bad_input(status);
   std::vector<AuditedSet> audits;
   for (const TableSet& set : *sets) {
     Result<AuditedSet> audit = audit_set(*fabric, detection, set, *patterns, options, progress);
@@ -165,6 +197,11 @@ void add_audit(CLI::App& app) {
   sub->add_option("--guid2lid", sources.guid2lid,
                   "OpenSM's guid2lid or opensm-subnet.lst: the LIDs to check against");
   add_host_hints(*sub, options->hint_files);
+  sub->add_option("--sl", options->sl_file,
+                  "SL of every (source, destination) pair, as `ftclos route --sl` writes it: credit loops are "
+                  "checked per VL (default: a scheme's own SLs, else SL 0)");
+  sub->add_option("--sl2vl", options->sl2vl_file,
+                  "SL-to-VL tables of the switches as `smpquery sl2vl LID PORT` prints them (default: VL = SL)");
   add_json(*sub, options->json);
   sub->add_option("--html", options->html, "Also write a self-contained HTML report (heatmaps, histograms) to this file");
   CLI::Option* scheme = add_scheme(*sub, sources.scheme, "Instead of LFT files, route the topology with this scheme");

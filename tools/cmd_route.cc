@@ -1,11 +1,12 @@
 // `ftclos route TOPO [--scheme NAME] [--lmc L | --guid2lid FILE | --previous OLD.dump]
-// [-o DUMP] [--pathbits FILE] [--allow-unreachable]`: route a fabric and write its LFTs as an
+// [-o DUMP] [--pathbits FILE] [--sl FILE] [--allow-unreachable]`: route a fabric and write its LFTs as an
 // opensm-lfts.dump (OpenSM's `file` routing engine loads it); with OpenSM's
 // guid2lid, byte for byte the dump OpenSM writes for the same tables. Tables that
 // leave a CA pair undelivered are not written (exit 1) unless
 // --allow-unreachable. --previous keeps what is still valid of earlier tables,
 // on their LIDs (repair), or with --rebalance writes the scheme's own tables;
-// either way it reports both: entries changed and worst-case contention. The
+// either way it reports both: entries changed and worst-case contention.
+// --sl writes the SL of every (source, destination) pair (audit/sl_file.h). The
 // summary goes to stderr so the dump can go to stdout.
 #include <fmt/format.h>
 
@@ -21,6 +22,7 @@
 #include "core/end_nodes.h"
 #include "detect/summary.h"
 #include "audit/lft_parse.h"
+#include "audit/sl_file.h"
 #include "route/lft_dump.h"
 #include "route/path_bits.h"
 #include "route/previous_tables.h"
@@ -35,6 +37,7 @@ struct RouteOptions {
   int lmc = -1;  // -1: the topology file's
   std::string output = "-";  // '-': stdout
   std::string path_bits;  // empty: not written
+  std::string sl_file;    // empty: not written
   bool allow_unreachable = false;
   HintFiles hint_files;
   std::string previous;  // empty: route from scratch
@@ -174,6 +177,10 @@ int run(const RouteOptions& options) {
     written = write_output(options.path_bits, [&](const TextSink& sink) {
       return write_path_bits(*fabric, routed->routing, sink);
     });
+  if (written.ok() && !options.sl_file.empty())
+    written = write_output(options.sl_file, [&](const TextSink& sink) {
+      return write_sl_file(routed->lids, routed->routing.dest_sl, {}, sink);
+    });
   if (!written.ok()) {
     fmt::print(stderr, "ftclos route: {}\n", written.message());
     return 1;
@@ -193,6 +200,8 @@ void add_route(CLI::App& app) {
   add_host_hints(*sub, options->hint_files);
   sub->add_option("-o,--output", options->output, "Dump file to write ('-', the default: stdout)");
   sub->add_option("--pathbits", options->path_bits, "Also write every CA's path bits to this file");
+  sub->add_option("--sl", options->sl_file,
+                  "Also write the SL of every (source LID, destination LID) to this file (for `ftclos audit --sl`)");
   sub->add_option("--previous", options->previous,
                   "Keep every entry of these earlier tables (opensm-lfts.dump) that is still valid; their LIDs and "
                   "LMC are used")

@@ -5,7 +5,9 @@
 // Dally, "Worst-case traffic for oblivious routing functions".
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,6 +32,31 @@ struct OffsetChoice {
 /// "path bits", "all offsets, split evenly" or "fixed offset K".
 std::string describe(const OffsetChoice& choice);
 
+/// One source's SL to one destination LID where it differs from the LID's
+/// default (AuditInput::dest_sl): PathRecords may give a pair its own SL.
+struct SlException {
+  int lid = 0;      // the destination LID
+  int source = -1;  // the source CA's node
+  uint8_t sl = 0;
+
+  auto operator<=>(const SlException&) const = default;
+};
+
+/// SL-to-VL tables as switches hold them: per (in port, out port) of each
+/// switch. Pairs not given map through AuditInput::sl2vl (VL = SL when that
+/// is empty too).
+class Sl2VlTables {
+ public:
+  using Row = std::array<uint8_t, 16>;  // VL of each SL
+  void set(int node, int in, int out, const Row& row);
+  /// The row of (node, in, out); nullptr when not given.
+  const Row* find(int node, int in, int out) const;
+  bool empty() const { return rows_.empty(); }
+
+ private:
+  std::vector<std::vector<std::vector<std::optional<Row>>>> rows_;  // [node][out][in]
+};
+
 struct AuditInput {
   const Fabric& fabric;
   const Levels& levels;
@@ -38,6 +65,8 @@ struct AuditInput {
   OffsetChoice offsets;
   std::vector<uint8_t> dest_sl;  // per LID; empty = SL 0 for all
   std::vector<uint8_t> sl2vl;    // 16 entries; empty = VL = SL
+  std::vector<SlException> sl_exceptions = {};  // sorted (LID, then source); override dest_sl
+  const Sl2VlTables* sl2vl_ports = nullptr;     // per switch port pair; overrides sl2vl where given
 };
 
 /// A directed switch-to-switch channel: the egress port of the sending switch.
@@ -52,6 +81,8 @@ struct Correctness {
   long updown_violations = 0;  // a down hop followed by an up hop (folded Clos only)
   long non_minimal = 0;        // longer than the shortest path in the cabling
   int credit_loops = 0;        // cycles in the channel dependency graph, counted per VL
+  uint16_t sls_used = 0;       // bit s: some delivered route has SL s
+  uint16_t vls_used = 0;       // bit v: a channel may carry VL v for them (every port pair's SL2VL)
   std::vector<std::string> examples;  // a few concrete cases per kind, for people
 };
 

@@ -10,19 +10,27 @@
 // levels: a folded Clos) and as non-minimal (more links than the shortest
 // path in the cabling, by BFS from the switches cabled to the destination).
 //
-// Credit loops: per VL (sl2vl[dest_sl[LID]], identity defaults) the channel
-// dependency graph of the routes sources actually take: nodes are the switch
-// egress ports that lead to a switch, an edge c1 -> c2 when a path takes c1
-// then c2 (the CA-to-switch ingress is left out: nothing waits on it in a
-// cycle). `credit_loops` counts the strongly connected components with a
-// cycle, summed over VLs: one per deadlock-prone region, not per elementary
-// cycle (of which a region may hold exponentially many). On a folded Clos,
-// routes that go only up, then only down, cannot close a cycle among
-// themselves (every dependency leads to a higher up channel or a lower down
-// one), so a VL whose routes all do so has no credit loop and its graph is
-// not built; a column whose routes all do so is recorded only once some
-// column of its VL does not (replayed after the walk), so that every thread
-// count finds the same graphs.
+// Credit loops: the channel dependency graph of the routes sources actually
+// take, over (channel, VL) nodes: a channel is a switch egress port that
+// leads to a switch, and a path that takes c1 then c2 makes c1 (on the VL
+// its packets hold there) wait for c2 (on the VL they get there). The CA-to-
+// switch ingress is left out: nothing waits on it in a cycle. A packet's SL
+// is dest_sl[LID] unless sl_exceptions give its (source, LID) another one;
+// at each switch its VL on the out port is that port pair's SL2VL entry
+// (sl2vl_ports, else sl2vl, else VL = SL). Paths are recorded per SL and
+// turned into VL edges at the end; a packet's VL on c1 depends on where it
+// entered c1's switch, which the per-SL graphs do not keep, so c1 counts on
+// every VL some in port of its switch maps the SL to: exact when a switch's
+// table does not depend on the in port (as OpenSM and ftclos program them),
+// never missing a loop when it does. `credit_loops` counts the strongly
+// connected components with a cycle: one per deadlock-prone region, not per
+// elementary cycle (of which a region may hold exponentially many). On a
+// folded Clos, routes that go only up, then only down, cannot close a cycle
+// among themselves whatever their VLs (every dependency leads to a higher up
+// channel or a lower down one), so an SL whose routes all do so needs no
+// graph; a column whose routes all do so is recorded only once some column
+// of an SL sharing a VL with it does not (replayed after the walk), so that
+// every thread count finds the same graphs.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -157,14 +165,38 @@ class SwitchGraph {
   std::vector<int> next_;
 };
 
-// Per channel (ChannelIndex), the egress ports of the next switch a route takes after it.
+// Per channel (ChannelIndex), the egress ports of the next switch a route
+// takes after it; one such graph per SL.
 using PortSet = std::array<uint64_t, 4>;
 using Dependencies = std::array<std::vector<PortSet>, kVls>;
 
-int vl_of(const AuditInput& in, int lid) {
-  const int sl = lid < static_cast<int>(in.dest_sl.size()) ? in.dest_sl[lid] : 0;
-  const int vl = sl < static_cast<int>(in.sl2vl.size()) ? in.sl2vl[sl] : sl;
-  return std::clamp(vl, 0, kVls - 1);
+int default_sl(const AuditInput& in, int lid) {
+  return lid < static_cast<int>(in.dest_sl.size()) ? std::min<int>(in.dest_sl[lid], kVls - 1) : 0;
+}
+
+// The VL of SL `sl` on out port `out` of `node` for packets that came in on `in`.
+int vl_of(const AuditInput& in, int node, int in_port, int out, int sl) {
+  if (in.sl2vl_ports != nullptr)
+    if (const Sl2VlTables::Row* row = in.sl2vl_ports->find(node, in_port, out)) return std::min<int>((*row)[sl], kVls - 1);
+  return sl < static_cast<int>(in.sl2vl.size()) ? std::min<int>(in.sl2vl[sl], kVls - 1) : sl;
+}
+
+// Per SL, the VLs any cabled in port of any switch maps it to on any out port.
+std::array<uint16_t, kVls> vls_of_sls(const AuditInput& in) {
+  std::array<uint16_t, kVls> out{};
+  if (in.sl2vl_ports == nullptr) {
+    for (int sl = 0; sl < kVls; ++sl) out[sl] = static_cast<uint16_t>(1u << vl_of(in, -1, 0, 0, sl));
+    return out;
+  }
+  for (int x = 0; x < in.fabric.size(); ++x) {
+    const Node& node = in.fabric.node(x);
+    if (!node.is_switch()) continue;
+    for (int o = 1; o <= node.num_ports; ++o)
+      for (int i = 1; i <= node.num_ports; ++i)
+        if (node.ports[o].peer.valid() && node.ports[i].peer.valid())
+          for (int sl = 0; sl < kVls; ++sl) out[sl] |= static_cast<uint16_t>(1u << vl_of(in, x, i, o, sl));
+  }
+  return out;
 }
 
 // One worker's share: a block of destinations.
@@ -225,26 +257,33 @@ class Auditor {
           add_example(kUnreachable, describe(in_, s, d, lid, kUnreachable, 0));
       }
       if (!owned) continue;
-      const int vl = vl_of(in_, lid);
-      if (up_down_column && !turned_[vl]) {
-        deferred_[vl].push_back({d, static_cast<int>(k)});
-      } else {
-        turned_[vl] = true;
-        record_dependencies(d, senders_.groups_on[k], vl);
-      }
+      for_each_sl(d, lid, senders_.groups_on[k], [&](int sl, const std::vector<int>& groups) {
+        if (delivers_any(d, groups)) counts_.sls_used |= static_cast<uint16_t>(1u << sl);
+        // The whole column's verdict was taken while judging; a share of it (per-pair SLs) needs its own.
+        const bool up_down = &groups == &senders_.groups_on[k] ? up_down_column : column_up_down(d, groups);
+        if (up_down && !turned_[sl]) {
+          deferred_[sl].push_back({d, static_cast<int>(k)});
+        } else {
+          turned_[sl] = true;
+          record_dependencies(d, groups, sl);
+        }
+      });
     }
   }
 
-  // Records the columns deferred on the VLs that some auditor found a turn
-  // on (`turned`: all of them merged).
-  void replay_deferred(const std::array<bool, kVls>& turned) {
-    for (int vl = 0; vl < kVls; ++vl) {
-      if (!turned[vl]) continue;
-      for (const auto& [d, k] : deferred_[vl]) {
-        engine_.walk(in_.lids.base[d] + senders_.offsets[k], senders_.entries_on[k]);
-        record_dependencies(d, senders_.groups_on[k], vl);
+  // Records the columns deferred on the SLs that must be recorded after all
+  // (`replay`: those sharing a VL with an SL some auditor found a turn on).
+  void replay_deferred(const std::array<bool, kVls>& replay) {
+    for (int sl = 0; sl < kVls; ++sl) {
+      if (!replay[sl]) continue;
+      for (const auto& [d, k] : deferred_[sl]) {
+        const int lid = in_.lids.base[d] + senders_.offsets[k];
+        engine_.walk(lid, senders_.entries_on[k]);
+        for_each_sl(d, lid, senders_.groups_on[k], [&](int s, const std::vector<int>& groups) {
+          if (s == sl) record_dependencies(d, groups, sl);
+        });
       }
-      deferred_[vl].clear();
+      deferred_[sl].clear();
     }
   }
 
@@ -258,12 +297,13 @@ class Auditor {
     counts_.loops += other.counts_.loops;
     counts_.updown_violations += other.counts_.updown_violations;
     counts_.non_minimal += other.counts_.non_minimal;
+    counts_.sls_used |= other.counts_.sls_used;
     for (int kind = 0; kind < kKinds; ++kind)
       for (const std::string& text : other.examples_[kind]) add_example(static_cast<Kind>(kind), text);
-    for (int vl = 0; vl < kVls; ++vl) {
-      const std::vector<PortSet>& theirs = other.deps_[vl];
+    for (int sl = 0; sl < kVls; ++sl) {
+      const std::vector<PortSet>& theirs = other.deps_[sl];
       if (theirs.empty()) continue;
-      std::vector<PortSet>& ours = dependencies(vl);
+      std::vector<PortSet>& ours = dependencies(sl);
       for (size_t c = 0; c < ours.size(); ++c)
         for (int w = 0; w < 4; ++w) ours[c][w] |= theirs[c][w];
     }
@@ -322,13 +362,61 @@ class Auditor {
     }
   }
 
-  std::vector<PortSet>& dependencies(int vl) {
-    if (deps_[vl].empty()) deps_[vl].assign(channels_.size(), PortSet{});
-    return deps_[vl];
+  std::vector<PortSet>& dependencies(int sl) {
+    if (deps_[sl].empty()) deps_[sl].assign(channels_.size(), PortSet{});
+    return deps_[sl];
+  }
+
+  // Calls visit(sl, groups) for each SL the senders of a column use, with
+  // the groups holding a sender on it (the column's groups when no pair to
+  // `lid` has an SL of its own).
+  template <class Visit>
+  void for_each_sl(int d, int lid, const std::vector<int>& groups, Visit visit) {
+    const int base = default_sl(in_, lid);
+    const auto [first, last] = std::ranges::equal_range(in_.sl_exceptions, lid, {}, &SlException::lid);
+    if (first == last) {
+      visit(base, groups);
+      return;
+    }
+    for (std::vector<int>& list : by_sl_) list.clear();
+    for (int g : groups) {
+      uint32_t sls = 0;
+      for (int s : senders_.groups[g].members) {
+        if (s == d) continue;
+        const auto hit = std::ranges::lower_bound(first, last, s, {}, &SlException::source);
+        sls |= 1u << (hit != last && hit->source == s ? std::min<int>(hit->sl, kVls - 1) : base);
+      }
+      for (; sls != 0; sls &= sls - 1) by_sl_[std::countr_zero(sls)].push_back(g);
+    }
+    for (int sl = 0; sl < kVls; ++sl)
+      if (!by_sl_[sl].empty()) visit(sl, by_sl_[sl]);
+  }
+
+  // Whether some sender of the walked column (other than d) is delivered.
+  bool delivers_any(int d, const std::vector<int>& groups) const {
+    return std::ranges::any_of(groups, [&](int g) {
+      const SenderGroup& group = senders_.groups[g];
+      if (group.members.size() == 1 && group.members[0] == d) return false;
+      return pieces_[group.entry] == pieces_[d] && engine_.at(group.entry).outcome == Trace::Outcome::kDelivered;
+    });
+  }
+
+  // Whether every sender of the walked column is delivered going only up,
+  // then only down, on a folded Clos.
+  bool column_up_down(int d, const std::vector<int>& groups) const {
+    if (!folded_) return false;
+    for (int g : groups) {
+      const SenderGroup& group = senders_.groups[g];
+      if (group.members.size() == 1 && group.members[0] == d) continue;
+      if (pieces_[group.entry] != pieces_[d]) continue;
+      const Step& step = engine_.at(group.entry);
+      if (step.outcome != Trace::Outcome::kDelivered || !step.up_down) return false;
+    }
+    return true;
   }
 
   // Marks the switches the senders' paths for this column pass and adds their channel pairs.
-  void record_dependencies(int d, const std::vector<int>& groups, int vl) {
+  void record_dependencies(int d, const std::vector<int>& groups, int sl) {
     touched_.clear();
     for (int g : groups) {
       const SenderGroup& group = senders_.groups[g];
@@ -343,7 +431,7 @@ class Auditor {
       const Step& step = engine_.at(x);
       if (step.next < 0 || engine_.at(step.next).next < 0) continue;
       const uint8_t port = engine_.at(step.next).port;
-      dependencies(vl)[channels_.of({x, step.port})][port / 64] |= uint64_t{1} << (port % 64);
+      dependencies(sl)[channels_.of({x, step.port})][port / 64] |= uint64_t{1} << (port % 64);
     }
   }
 
@@ -362,45 +450,78 @@ class Auditor {
   std::vector<int> queue_;     // distances_to's BFS queue
   std::vector<bool> used_;
   std::vector<int> touched_;
-  std::array<bool, kVls> turned_{};  // per VL: a column with a route that turns (or fails) was recorded
-  std::array<std::vector<std::pair<int, int>>, kVls> deferred_;  // per VL: up/down columns (d, offset index) not recorded
+  std::array<bool, kVls> turned_{};  // per SL: a column with a route that turns (or fails) was recorded
+  std::array<std::vector<std::pair<int, int>>, kVls> deferred_;  // per SL: up/down columns (d, offset index) not recorded
+  std::array<std::vector<int>, kVls> by_sl_;  // for_each_sl's lists
 };
 
-// Successors of channel c in one VL's dependency graph.
-template <class Visit>
-void for_each_successor(const Fabric& fabric, const ChannelIndex& channels, const std::vector<PortSet>& deps, int c,
-                        Visit visit) {
-  const PortRef next = fabric.peer(channels.at(c));
-  for (int w = 0; w < 4; ++w)
-    for (uint64_t bits = deps[c][w]; bits != 0; bits &= bits - 1)
-      visit(channels.of({next.node, w * 64 + std::countr_zero(bits)}));
+// The channel dependency graph over (channel, VL) nodes, numbered
+// channel * kVls + VL, as adjacency lists (CSR).
+struct VlGraph {
+  std::vector<int> first;  // per node: where its successors start in `next`; one more at the end
+  std::vector<int> next;
+
+  int size() const { return static_cast<int>(first.size()) - 1; }
+  template <class Visit>
+  void for_each_successor(int n, Visit visit) const {
+    for (int i = first[n]; i < first[n + 1]; ++i) visit(next[i]);
+  }
+};
+
+// The per-SL channel graphs turned into one over (channel, VL) through SL2VL.
+VlGraph vl_graph(const AuditInput& in, const ChannelIndex& channels, const Dependencies& deps) {
+  std::vector<std::pair<int, int>> edges;
+  for (int sl = 0; sl < kVls; ++sl) {
+    if (deps[sl].empty()) continue;
+    for (int c = 0; c < channels.size(); ++c) {
+      if (deps[sl][c] == PortSet{}) continue;
+      const PortRef from = channels.at(c);
+      const PortRef next = in.fabric.peer(from);
+      uint32_t held = 0;  // the VLs the packets may hold on c
+      const Node& node = in.fabric.node(from.node);
+      for (int i = 1; i <= node.num_ports; ++i)
+        if (node.ports[i].peer.valid()) held |= 1u << vl_of(in, from.node, i, from.port, sl);
+      for (int w = 0; w < 4; ++w)
+        for (uint64_t bits = deps[sl][c][w]; bits != 0; bits &= bits - 1) {
+          const int port = w * 64 + std::countr_zero(bits);
+          const int to = channels.of({next.node, port}) * kVls + vl_of(in, next.node, next.port, port, sl);
+          for (uint32_t vls = held; vls != 0; vls &= vls - 1) edges.push_back({c * kVls + std::countr_zero(vls), to});
+        }
+    }
+  }
+  std::ranges::sort(edges);
+  const auto [last, end] = std::ranges::unique(edges);
+  edges.erase(last, end);
+  VlGraph graph;
+  graph.first.assign(static_cast<size_t>(channels.size()) * kVls + 1, 0);
+  for (const auto& [from, to] : edges) ++graph.first[from + 1];
+  for (size_t n = 1; n < graph.first.size(); ++n) graph.first[n] += graph.first[n - 1];
+  graph.next.reserve(edges.size());
+  for (const auto& edge : edges) graph.next.push_back(edge.second);
+  return graph;
 }
 
 // Tarjan's strongly connected components, iterative; the ones with a cycle.
-std::vector<std::vector<int>> cyclic_components(const Fabric& fabric, const ChannelIndex& channels,
-                                                const std::vector<PortSet>& deps) {
-  const int n = channels.size();
+std::vector<std::vector<int>> cyclic_components(const VlGraph& graph) {
+  const int n = graph.size();
   std::vector<int> index(n, -1), low(n, 0), stack;
   std::vector<bool> on_stack(n, false);
   std::vector<std::vector<int>> out;
-  std::vector<std::pair<int, std::vector<int>>> frames;  // node, successors still to visit
+  std::vector<std::pair<int, int>> frames;  // node, its next successor's place in graph.next
   int counter = 0;
   auto open = [&](int c) {
     index[c] = low[c] = counter++;
     stack.push_back(c);
     on_stack[c] = true;
-    std::vector<int> successors;
-    for_each_successor(fabric, channels, deps, c, [&](int next) { successors.push_back(next); });
-    frames.push_back({c, std::move(successors)});
+    frames.push_back({c, graph.first[c]});
   };
   for (int root = 0; root < n; ++root) {
-    if (index[root] >= 0 || deps[root] == PortSet{}) continue;
+    if (index[root] >= 0 || graph.first[root] == graph.first[root + 1]) continue;
     open(root);
     while (!frames.empty()) {
-      auto& [c, successors] = frames.back();
-      if (!successors.empty()) {
-        const int next = successors.back();
-        successors.pop_back();
+      auto& [c, at] = frames.back();
+      if (at < graph.first[c + 1]) {
+        const int next = graph.next[at++];
         if (index[next] < 0) {
           open(next);
         } else if (on_stack[next]) {
@@ -421,17 +542,17 @@ std::vector<std::vector<int>> cyclic_components(const Fabric& fabric, const Chan
         component.push_back(member);
       } while (member != done);
       bool self_loop = false;
-      for_each_successor(fabric, channels, deps, done, [&](int next) { self_loop |= next == done; });
+      graph.for_each_successor(done, [&](int next) { self_loop |= next == done; });
       if (component.size() > 1 || self_loop) out.push_back(std::move(component));
     }
   }
   return out;
 }
 
-// A shortest cycle through the component's first channel, by BFS inside it.
-std::string describe_cycle(const Fabric& fabric, const ChannelIndex& channels, const std::vector<PortSet>& deps,
-                           const std::vector<int>& component, int vl) {
-  std::vector<int> parent(channels.size(), -2);
+// A shortest cycle through the component's first node, by BFS inside it.
+std::string describe_cycle(const Fabric& fabric, const ChannelIndex& channels, const VlGraph& graph,
+                           const std::vector<int>& component) {
+  std::vector<int> parent(graph.size(), -2);
   for (int c : component) parent[c] = -1;
   const int start = *std::ranges::min_element(component);
   std::deque<int> queue{start};
@@ -440,7 +561,7 @@ std::string describe_cycle(const Fabric& fabric, const ChannelIndex& channels, c
   while (!queue.empty() && closing < 0) {
     const int c = queue.front();
     queue.pop_front();
-    for_each_successor(fabric, channels, deps, c, [&](int next) {
+    graph.for_each_successor(c, [&](int next) {
       if (closing >= 0) return;
       if (next == start) {
         closing = c;
@@ -454,9 +575,16 @@ std::string describe_cycle(const Fabric& fabric, const ChannelIndex& channels, c
   for (int c = closing; c != start; c = parent[c]) cycle.push_back(c);
   cycle.push_back(start);
   std::ranges::reverse(cycle);
-  std::string text = fmt::format("credit loop on VL {} ({} channels in the region):", vl, component.size());
-  for (int c : cycle) text += " " + port_text(fabric, channels.at(c)) + " →";
-  return text + " " + port_text(fabric, channels.at(start));
+  const bool one_vl = std::ranges::all_of(cycle, [&](int n) { return n % kVls == start % kVls; });
+  auto hop = [&](int n) {
+    const std::string port = port_text(fabric, channels.at(n / kVls));
+    return one_vl ? port : fmt::format("{} (VL {})", port, n % kVls);
+  };
+  std::string text = one_vl ? fmt::format("credit loop on VL {} ({} channels in the region):", start % kVls,
+                                          component.size())
+                            : fmt::format("credit loop across VLs ({} channel VLs in the region):", component.size());
+  for (int n : cycle) text += " " + hop(n) + " →";
+  return text + " " + hop(start);
 }
 
 // CAs with a cable but no LID in the tables: no route leads to or from them,
@@ -511,19 +639,26 @@ Correctness check_correctness(const AuditInput& input) {
   for_each_block(static_cast<long>(destinations.size()), workers, [&](int w, long begin, long end) {
     for (long i = begin; i < end; ++i) auditors[w].audit_destination(destinations[i]);
   });
-  std::array<bool, kVls> turned{};
+  // An SL's up/down columns count once an SL sharing a VL with it turned.
+  const std::array<uint16_t, kVls> vls = vls_of_sls(input);
+  uint16_t turned_vls = 0;
   for (const Auditor& auditor : auditors)
-    for (int vl = 0; vl < kVls; ++vl) turned[vl] = turned[vl] || auditor.turned()[vl];
-  for_each_block(workers, workers, [&](int w, long, long) { auditors[w].replay_deferred(turned); });
+    for (int sl = 0; sl < kVls; ++sl)
+      if (auditor.turned()[sl]) turned_vls |= vls[sl];
+  std::array<bool, kVls> replay{};
+  for (int sl = 0; sl < kVls; ++sl) replay[sl] = (vls[sl] & turned_vls) != 0;
+  for_each_block(workers, workers, [&](int w, long, long) { auditors[w].replay_deferred(replay); });
   Auditor& all = auditors.front();
   for (int w = 1; w < workers; ++w) all.absorb(auditors[w]);
   count_unaddressed(input, senders, pieces, all);
+  for (int sl = 0; sl < kVls; ++sl)
+    if (all.counts().sls_used & (1u << sl)) all.counts().vls_used |= vls[sl];
 
-  for (int vl = 0; vl < kVls; ++vl) {
-    if (all.deps()[vl].empty()) continue;
-    for (const std::vector<int>& component : cyclic_components(input.fabric, channels, all.deps()[vl])) {
+  if (turned_vls != 0) {
+    const VlGraph graph = vl_graph(input, channels, all.deps());
+    for (const std::vector<int>& component : cyclic_components(graph)) {
       ++all.counts().credit_loops;
-      all.add_example(kCreditLoop, describe_cycle(input.fabric, channels, all.deps()[vl], component, vl));
+      all.add_example(kCreditLoop, describe_cycle(input.fabric, channels, graph, component));
     }
   }
   Correctness out = std::move(all.counts());

@@ -17,6 +17,14 @@ namespace {
 
 bool nonblocking(const Contention& contention) { return contention.worst_case <= 1 + 1e-9; }
 
+// The set bits of a 16-bit mask (SLs, VLs), ascending.
+std::vector<int> bits_of(uint16_t mask) {
+  std::vector<int> out;
+  for (int bit = 0; bit < 16; ++bit)
+    if (mask & (1u << bit)) out.push_back(bit);
+  return out;
+}
+
 // Channels grouped by the level they leave and their direction, with how
 // many SD pairs each carries.
 struct ChannelGroup {
@@ -83,6 +91,8 @@ std::string audit_summary(const Fabric& fabric, const Detection& detection, cons
   fmt::format_to(out, "pairs: {}\nunreachable: {}\nloops: {}\ncredit loops: {}\nup/down violations: {}\nnon-minimal: {}\n",
              correctness.pairs, correctness.unreachable, correctness.loops, correctness.credit_loops,
              correctness.updown_violations, correctness.non_minimal);
+  fmt::format_to(out, "VLs used: {} (SLs {})\n", fmt::join(bits_of(correctness.vls_used), ","),
+                 fmt::join(bits_of(correctness.sls_used), ","));
   if (correctness.disconnected > 0)
     fmt::format_to(out, "disconnected: {} (CA pairs no cable path joins: not routing failures, not in pairs)\n",
                    correctness.disconnected);
@@ -172,6 +182,8 @@ nlohmann::json primary_json(const Fabric& fabric, const Detection& detection, co
       {"unreachable", correctness.unreachable},
       {"loops", correctness.loops},
       {"credit_loops", correctness.credit_loops},
+      {"sls_used", bits_of(correctness.sls_used)},
+      {"vls_used", bits_of(correctness.vls_used)},
       {"updown_violations", correctness.updown_violations},
       {"non_minimal", correctness.non_minimal},
       {"examples", correctness.examples},

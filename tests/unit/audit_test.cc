@@ -253,7 +253,56 @@ TEST(AuditCorrectness, SplittingDestinationsOverTwoVlsBreaksTheCreditLoop) {
   t.sl2vl.assign(16, 0);  // both SLs on VL 0 again
   EXPECT_EQ(check_correctness(t.input()).credit_loops, 1);
   t.sl2vl[1] = 3;
-  EXPECT_EQ(check_correctness(t.input()).credit_loops, 0);
+  const Correctness split = check_correctness(t.input());
+  EXPECT_EQ(split.credit_loops, 0);
+  EXPECT_EQ(split.sls_used, 0b11);
+  EXPECT_EQ(split.vls_used, 0b1001);
+}
+
+TEST(AuditCorrectness, OneSourcesOwnSlClosesTheLoopAgain) {
+  // With h2, h3 on SL 1 no SL-0 route takes R0 port 2 then R1 port 2; h0's
+  // packets to h2 do when that pair alone stays on SL 0.
+  Ring t;
+  t.dest_sl.assign(t.lids.max_lid + 1, 0);
+  t.dest_sl[t.lids.base[t.h[2]]] = t.dest_sl[t.lids.base[t.h[3]]] = 1;
+  AuditInput input = t.input();
+  input.sl_exceptions = {{t.lids.base[t.h[2]], t.h[1], 0}};  // h1 -> h2 is one hop on SL 0: no new dependency
+  EXPECT_EQ(check_correctness(input).credit_loops, 0);
+  input.sl_exceptions = {{t.lids.base[t.h[2]], t.h[0], 0}};
+  const Correctness c = check_correctness(input);
+  EXPECT_EQ(c.credit_loops, 1);
+  EXPECT_TRUE(mentions(c.examples, "credit loop on VL 0")) << ::testing::PrintToString(c.examples);
+}
+
+TEST(AuditCorrectness, PerPortSl2VlTablesDecideTheVl) {
+  Ring t;
+  t.dest_sl.assign(t.lids.max_lid + 1, 0);
+  t.dest_sl[t.lids.base[t.h[2]]] = t.dest_sl[t.lids.base[t.h[3]]] = 1;
+  Sl2VlTables tables;
+  Sl2VlTables::Row identity{};
+  for (int sl = 0; sl < 16; ++sl) identity[sl] = static_cast<uint8_t>(sl);
+  Sl2VlTables::Row folded = identity;
+  folded[1] = 0;
+  for (int r : t.r)
+    for (int in = 1; in <= 3; ++in)
+      for (int out = 1; out <= 3; ++out) tables.set(r, in, out, identity);
+  AuditInput input = t.input();
+  input.sl2vl_ports = &tables;
+  EXPECT_EQ(check_correctness(input).credit_loops, 0);
+  // SL 1 onto VL 0 on every port pair: one VL again.
+  for (int r : t.r)
+    for (int in = 1; in <= 3; ++in)
+      for (int out = 1; out <= 3; ++out) tables.set(r, in, out, folded);
+  const Correctness c = check_correctness(input);
+  EXPECT_EQ(c.credit_loops, 1);
+  EXPECT_EQ(c.vls_used, 0b1);
+  // Only R0's ring port for packets from its host: h0's SL-1 packets hold VL 0
+  // on R0 port 2, then VL 1; no SL-0 route waits on them there in a cycle.
+  for (int r : t.r)
+    for (int in = 1; in <= 3; ++in)
+      for (int out = 1; out <= 3; ++out) tables.set(r, in, out, identity);
+  tables.set(t.r[0], 1, 2, folded);
+  EXPECT_EQ(check_correctness(input).credit_loops, 0);
 }
 
 TEST(AuditCorrectness, FindsAnUpDownViolation) {

@@ -10,6 +10,7 @@
 
 #include "audit/path_trace.h"
 #include "gen/generate.h"
+#include "mikant_cuts.h"
 #include "route/schemes.h"
 
 namespace ftclos {
@@ -245,22 +246,6 @@ TEST(SchemeMikant, ChannelDependenciesAcyclicPerSl) {
     EXPECT_EQ(per_group.size(), 2u);
     for (const auto& [sl, edges] : per_group) EXPECT_FALSE(has_cycle(edges)) << "SL " << sl;
     EXPECT_FALSE(has_cycle(dependencies(r, true, true).at(0)));
-  }
-}
-
-// Removes the straight side cables <0,n-2,D> - <1,n-2,D> of the top block
-// with D_0 = 0.
-void cut_straight_cables(Fabric& fabric) {
-  const Detection detection = detect(fabric);
-  const MikantLabels& labels = *detection.mikant;
-  for (int x = 0; x < fabric.size(); ++x) {
-    const bool block_top = labels.group[x] == 0 && labels.stage[x] == labels.n - 2 && labels.digits[x][0] == 0;
-    if (!fabric.node(x).is_switch() || !block_top) continue;
-    for (int p = 1; p <= fabric.node(x).num_ports; ++p) {
-      const PortRef peer = fabric.peer({x, p});
-      if (peer.valid() && labels.group[peer.node] == 1 && labels.digits[peer.node] == labels.digits[x])
-        fabric.disconnect({x, p});
-    }
   }
 }
 

@@ -1,0 +1,237 @@
+#!/usr/bin/env bash
+# SLs end to end: stock OpenSM with the osmftclos plugin (qos TRUE) routes
+# fabrics whose scheme sends on several SLs (MiKANT's two layers, storage
+# hosts on spines), and what the subnet then holds has no credit loop on any
+# VL:
+#   1. ibsim loads the fabric; the OpenSM daemon sweeps once with the plugin,
+#      QoS on and qos_sl2vl all 0 (every SL on VL 0 unless the plugin says
+#      otherwise); no ftclos ERR line (ERR 14: SL2VL not programmed) may
+#      appear;
+#   2. read back: LFTs by dump_lfts, SL2VL of every switch port pair by
+#      `smpquery sl2vl LID PORT`, and PathRecord SLs by `saquery -p` from one
+#      CA to every CA (each destination's SL) and for a sample of other pairs;
+#   3. every PathRecord SL equals the SL `ftclos route --sl` gives the pair;
+#   4. every read-back SL2VL row maps SL k to VL k for the SLs the routing
+#      uses and the other SLs to VL 0 (qos_sl2vl's): the plugin's tables;
+#   5. `ftclos audit` of the read-back LFTs with the read-back SLs (as an SL
+#      file) and SL2VL tables: 0 unreachable, 0 loops, 0 credit loops, and the
+#      same VLs in use (two or more) as the offline audit of `ftclos route`'s
+#      tables and SL file with VL = SL;
+#   6. the same audit with every SL2VL entry 0 (what a subnet without the
+#      plugin's tables would run: one VL): MiKANT with detours then has
+#      credit loops, so step 5 holds because of the tables, not by accident.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=tests/e2e/plugin_lib.sh
+source "$here/plugin_lib.sh"
+# shellcheck source=tests/e2e/sm_daemon.sh
+source "$here/sm_daemon.sh"
+root=${FTCLOS_SOURCE_ROOT:-$here/../..}
+work=$(mktemp -d)
+cd "$work"
+trap 'stop_opensm; cleanup_ibsims; [ -n "${FTCLOS_E2E_KEEP:-}" ] || rm -rf "$work"; rm -f "$PLUGIN_CHECK"' EXIT
+
+# fabric (ibsim-topos/<fabric>.net, or made below) | scheme | zero SL2VL must loop (yes/no)
+cases=(
+  "mikant-3-3|mikant|no"
+  "mikant-3-3-nostraight|mikant|yes"
+  "mikant-3-3-nostraight|auto|yes"
+  "ft-8-3-io2-level2|auto|no"
+  "clos2-4-4-8-io2|updown|no"
+)
+# MiKANT(3,3) without the straight side cables <G0,1,D> - <G1,1,D> of the top
+# block with D_0 = 0 (G*-L1-*.0): detours cross the groups twice, so on one
+# SL its routes have credit loops (Algorithm 1 on the intact fabric has none).
+awk '/^Switch/ { match($0, /"[^"]*"/); at = substr($0, RSTART + 1, RLENGTH - 2) }
+     /^\[/ && match($0, /"[^"]*"/) { peer = substr($0, RSTART + 1, RLENGTH - 2)
+       if (at ~ /^G[01]-L1-[0-9]+\.0$/ && peer ~ /^G[01]-L1-/ && substr(at, 3) == substr(peer, 3)) next }
+     { print }' "$root/ibsim-topos/mikant-3-3.net" >"$work/mikant-3-3-nostraight.net"
+PAIRS=40  # sampled (source, destination) pairs besides the first CA's
+
+# ca_lids NET: the base LID of every CA in ibnetdiscover output, one a line.
+ca_lids() {
+  awk '/^(Ca|Hca)[ \t]/ { ca = 1; next } /^$/ { ca = 0 }
+       ca && /^\[1\]/ && match($0, /# lid [0-9]+/) { print substr($0, RSTART + 6, RLENGTH - 6) }' "$1"
+}
+
+# switch_ports NET: "LID PORT" of every cabled switch port in ibnetdiscover output.
+switch_ports() {
+  awk '/^Switch/ { lid = ""; if (match($0, / lid [0-9]+ /)) lid = substr($0, RSTART + 5, RLENGTH - 6); next }
+       /^$/ { lid = "" }
+       lid != "" && match($0, /^\[[0-9]+\]/) { print lid, substr($0, 2, RLENGTH - 2) }' "$1"
+}
+
+# path_sl SOCK HOST SLID DLID: the SL of OpenSM's PathRecord, decimal.
+path_sl() {
+  local sl
+  sl=$(sim_run "$1" "$2" timeout 20 saquery -p --slid "$3" --dlid "$4" 2>/dev/null |
+    sed -n 's/^[[:space:]]*sl\.*\(0x[0-9a-fA-F]*\)$/\1/p' | head -1)
+  [ -n "$sl" ] || return 1
+  echo $((sl))
+}
+
+# wait_up DIR: OpenSM's first sweep ended (SUBNET UP) within 120 s.
+wait_up() {
+  for _ in $(seq 1 600); do
+    grep -aq "SUBNET UP" "$1/osm.log" 2>/dev/null && return 0
+    kill -0 "$OSM_PID" 2>/dev/null || break
+    sleep 0.2
+  done
+  echo "OpenSM did not bring the subnet up: $(tail -3 "$1/osm.log" 2>/dev/null)"
+  return 1
+}
+
+# run_case FABRIC SCHEME ZERO_LOOPS DIR
+run_case() {
+  local fabric=$1 scheme=$2 zero_loops=$3 dir=$4 vls
+  local net=$root/ibsim-topos/$fabric.net sock host src lids sw_lid p i s d sl
+  [ -f "$net" ] || net=$work/$fabric.net
+  sock=ftclos-sl2vl-$$-$(basename "$dir")
+  host=$(first_ca "$net")
+  start_ibsim "$sock" "$net" "$dir/ibsim.log" || return 1
+  cat >"$dir/opensm.conf" <<EOF
+event_plugin_name osmftclos
+event_plugin_options scheme=$scheme
+routing_engine ftclos
+qos TRUE
+qos_sl2vl 0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0
+lmc 0
+sweep_interval 0
+log_flags 0x03
+force_log_flush TRUE
+dump_files_dir $dir
+EOF
+  (cd "$dir" && export IBSIM_SOCKNAME=$sock SIM_HOST=$host LD_PRELOAD=$UMAD2SIM \
+    LD_LIBRARY_PATH=$FTCLOS_PLUGIN_DIR OSM_CACHE_DIR=$dir OSM_TMP_DIR=$dir &&
+    exec timeout 600 opensm -F "$dir/opensm.conf" -f "$dir/osm.log") >"$dir/opensm.out" 2>&1 &
+  OSM_PID=$!
+  wait_up "$dir" || return 1
+  if ! grep -q "ftclos tables configured on all switches" "$dir/osm.log"; then
+    echo "the ftclos engine did not configure the switches: $(grep -E 'tables configured|ftclos ERR' "$dir/osm.log" | head -3)"
+    return 1
+  fi
+  if grep -q "ftclos ERR" "$dir/osm.log"; then
+    echo "ftclos errors: $(grep "ftclos ERR" "$dir/osm.log" | head -2)"
+    return 1
+  fi
+
+  sim_run "$sock" "$host" timeout 60 ibnetdiscover >"$dir/disc.net" 2>"$dir/disc.err" ||
+    { echo "ibnetdiscover failed: $(tail -2 "$dir/disc.err")"; return 1; }
+  sim_run "$sock" "$host" timeout 60 dump_lfts >"$dir/lfts.txt" 2>"$dir/dump_lfts.err" ||
+    { echo "dump_lfts failed: $(tail -2 "$dir/dump_lfts.err")"; return 1; }
+  # Cabled switch ports only: OpenSM programs no SL2VL on a port whose link is down.
+  : >"$dir/sl2vl.txt"
+  while read -r sw_lid p; do
+    sim_run "$sock" "$host" timeout 20 smpquery sl2vl "$sw_lid" "$p" >>"$dir/sl2vl.txt" 2>>"$dir/smpquery.err" ||
+      { echo "smpquery sl2vl $sw_lid $p failed: $(tail -1 "$dir/smpquery.err")"; return 1; }
+  done < <(switch_ports "$dir/disc.net")
+
+  "$FTCLOS" route "$dir/disc.net" --scheme "$scheme" -o "$dir/expected.dump" --sl "$dir/expected.sl" \
+    2>"$dir/route.err" || { echo "ftclos route failed: $(cat "$dir/route.err")"; return 1; }
+  mapfile -t lids < <(ca_lids "$dir/disc.net")
+  src=${lids[0]}
+  # PathRecord SLs: the first CA to every CA gives each destination's SL; then sampled pairs.
+  {
+    echo "ftclos-sl 1"
+    for d in "${lids[@]:1}"; do
+      sl=$(path_sl "$sock" "$host" "$src" "$d") || { echo "saquery -p $src -> $d gave no SL" >&2; return 1; }
+      echo "dlid $d $sl"
+      echo "$src $d $sl" >>"$dir/queried"
+    done
+    RANDOM=7
+    for i in $(seq 1 "$PAIRS"); do
+      s=${lids[RANDOM % ${#lids[@]}]}
+      d=${lids[RANDOM % ${#lids[@]}]}
+      [ "$s" != "$d" ] || continue
+      sl=$(path_sl "$sock" "$host" "$s" "$d") || { echo "saquery -p $s -> $d gave no SL" >&2; return 1; }
+      echo "pair $s $d $sl"
+      echo "$s $d $sl" >>"$dir/queried"
+    done
+  } >"$dir/readback.sl" || return 1
+  stop_opensm
+  stop_ibsim "${IBSIM_PIDS[-1]}"
+
+  # Every queried SL is the one ftclos route gives the pair (its file has dlid lines only).
+  if ! python3 - "$dir/expected.sl" "$dir/queried" <<'PY'; then
+import sys
+want = {}
+for line in open(sys.argv[1]):
+    f = line.split('#')[0].split()
+    if len(f) == 3 and f[0] == 'dlid':
+        lo, _, hi = f[1].partition('-')
+        for lid in range(int(lo, 0), int(hi or lo, 0) + 1):
+            want[lid] = int(f[2])
+bad = [l.split() for l in open(sys.argv[2]) if want.get(int(l.split()[1]), 0) != int(l.split()[2])]
+for s, d, sl in bad[:3]:
+    print(f"PathRecord {s} -> {d}: SL {sl}, ftclos route --sl: {want.get(int(d), 0)}")
+sys.exit(1 if bad else 0)
+PY
+    return 1
+  fi
+
+  local rc=0
+  "$FTCLOS" audit "$dir/disc.net" "$dir/lfts.txt" --guid2lid "$dir/guid2lid" --sl "$dir/readback.sl" \
+    --sl2vl "$dir/sl2vl.txt" >"$dir/audit.txt" 2>&1 || rc=$?
+  if [ "$rc" -ne 0 ] || ! grep -qx "unreachable: 0" "$dir/audit.txt" || ! grep -qx "loops: 0" "$dir/audit.txt" ||
+    ! grep -qx "credit loops: 0" "$dir/audit.txt"; then
+    echo "audit of the read-back tables (exit $rc):"
+    grep -E "^(unreachable|loops|credit loops|VLs used|  e\.g\.)" "$dir/audit.txt" | head -6
+    return 1
+  fi
+  "$FTCLOS" audit "$dir/disc.net" "$dir/expected.dump" --sl "$dir/expected.sl" >"$dir/audit-offline.txt" 2>&1 ||
+    { echo "offline audit of ftclos route's tables failed: $(grep -E '^(unreachable|credit loops)' "$dir/audit-offline.txt")"; return 1; }
+  vls=$(grep "^VLs used: " "$dir/audit-offline.txt")
+  case $vls in
+    "VLs used: "*,*) ;;
+    *) echo "the scheme sends on one VL only here ($vls): nothing to check"; return 1 ;;
+  esac
+  # The rows: SL k -> VL k below the routing's SL count, VL 0 (qos_sl2vl's) above.
+  local sls
+  sls=$(($(sed -n 's/.*(SLs \(.*\))$/\1/p' <<<"$vls" | tr ',' '\n' | sort -n | tail -1) + 1))
+  if ! awk -F'|' -v sls="$sls" '/^ports:/ { for (sl = 0; sl < 16; ++sl) if ($(sl + 2) + 0 != (sl < sls ? sl : 0)) {
+         print "SL2VL row not the plugin'"'"'s (" sls " SLs): " $0; bad = 1; exit } }
+       END { exit bad }' "$dir/sl2vl.txt"; then
+    return 1
+  fi
+  if [ "$(grep "^VLs used: " "$dir/audit.txt")" != "$vls" ]; then
+    echo "read back: $(grep "^VLs used" "$dir/audit.txt"); offline: $vls"
+    return 1
+  fi
+  # The control: the same tables with every SL on VL 0.
+  sed 's/| *[0-9]*/| 0/g; s/| 0$/|/' "$dir/sl2vl.txt" >"$dir/sl2vl-zero.txt"
+  rc=0
+  "$FTCLOS" audit "$dir/disc.net" "$dir/lfts.txt" --guid2lid "$dir/guid2lid" --sl "$dir/readback.sl" \
+    --sl2vl "$dir/sl2vl-zero.txt" >"$dir/audit-zero.txt" 2>&1 || rc=$?
+  local zero
+  zero=$(sed -n 's/^credit loops: //p' "$dir/audit-zero.txt")
+  [ -n "$zero" ] || { echo "audit with zero SL2VL failed: $(tail -2 "$dir/audit-zero.txt")"; return 1; }
+  if [ "$zero_loops" = yes ] && { [ "$zero" -eq 0 ] || [ "$rc" -ne 1 ]; }; then
+    echo "with every SL on VL 0 the audit should find credit loops: $zero (exit $rc)"
+    return 1
+  fi
+  echo "$(wc -l <"$dir/queried") PathRecord SLs = ftclos route --sl; $(grep -c '^ports:' "$dir/sl2vl.txt") SL2VL rows;" \
+    "$(grep -E '^(pairs|credit loops|VLs used)' "$dir/audit.txt" | tr '\n' ';' | sed 's/;$//; s/;/; /g');" \
+    "all SL2VL entries 0: $zero credit loops"
+}
+
+passed=0
+failed=0
+i=0
+for entry in "${cases[@]}"; do
+  IFS='|' read -r fabric scheme zero_loops <<<"$entry"
+  i=$((i + 1))
+  dir=$work/case$i
+  mkdir -p "$dir"
+  start=$SECONDS
+  if run_case "$fabric" "$scheme" "$zero_loops" "$dir" >"$dir/result" 2>&1; then
+    passed=$((passed + 1))
+    echo "ok   $fabric --scheme $scheme ($((SECONDS - start)) s): $(tr '\n' ' ' <"$dir/result" | sed 's/ *$//')"
+  else
+    failed=$((failed + 1))
+    echo "FAIL $fabric --scheme $scheme: $(cat "$dir/result")"
+  fi
+  stop_opensm
+  cleanup_ibsims
+done
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

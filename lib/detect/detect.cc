@@ -59,15 +59,16 @@ std::vector<Deviation> joined(std::vector<Deviation> a, const std::vector<Deviat
 // that the generic folded-Clos description stands: a random folded Clos, or
 // a vendor tree of another shape, fits labels only with many cables or
 // switches out of place.
-// The same holds for MiKANT: a ring of 8 switches with 2 hosts each fits
-// MiKANT(4,2) only with most of its cables out of place.
-bool plausible(const Fabric& fabric, const std::vector<Deviation>& deviations) {
+// The same holds for MiKANT, where a small one may lose up to 3 cables
+// (MiKANT(3,2) has 9): a ring of 8 switches with 2 hosts each fits
+// MiKANT(4,2) only with 8 of its 16 side cables missing.
+bool plausible(const Fabric& fabric, const std::vector<Deviation>& deviations, int least = 1) {
   int switches = 0;
   for (const Deviation& d : deviations)
     switches += d.kind == Deviation::Kind::kMissingSwitch || d.kind == Deviation::Kind::kUnexpectedSwitch;
   const int cables = static_cast<int>(deviations.size()) - switches;
   return switches <= std::max(1, fabric.count(NodeType::kSwitch) / 8) &&
-         cables <= std::max(1, fabric.switch_links() / 8);
+         cables <= std::max(least, fabric.switch_links() / 8);
 }
 
 bool all_equal(const std::vector<int>& values, size_t from, size_t to, int value) {
@@ -119,7 +120,7 @@ Detection detect_with(const Fabric& fabric, Levels given) {
   }
   if (!folded_clos) {
     Result<MikantFit> mirrored = fit_mikant(fabric, levels);
-    if (mirrored.ok() && !plausible(fabric, mirrored->deviations))
+    if (mirrored.ok() && !plausible(fabric, mirrored->deviations, 3))
       mirrored = Status::Error(fmt::format("MiKANT({},{}) fits only with {} deviations", mirrored->labels.k,
                                            mirrored->labels.n, mirrored->deviations.size()));
     if (mirrored.ok()) {

@@ -147,6 +147,18 @@ StarRoots choose_star_roots(const Fabric& fabric, const Levels& levels, const Ho
     StarRoots tops = ranked(fabric, top, fmt::format("the top level (level {}, {} switch{})", levels.height,
                                                      top.size(), top.size() == 1 ? "" : "es"));
     if (qualifies(tops)) return with_rejected(std::move(tops));
+    // Chassis of chassis (RhinoBased10K): the whole top level leaves pairs
+    // apart, the top switches of one chassis (those sharing a child with
+    // the first) do not, and spread the load over more than one root.
+    const std::vector<int> hops = hops_from(fabric, {tops.roots.front()});
+    std::vector<int> near;
+    for (int x : tops.roots)
+      if (hops[x] <= 2) near.push_back(x);
+    if (near.size() > 1 && near.size() < tops.roots.size()) {
+      StarRoots siblings = ranked(fabric, near, fmt::format("the {} top-level switches that share a child with \"{}\"",
+                                                            near.size(), fabric.node(near.front()).display_name()));
+      if (qualifies(siblings)) return with_rejected(std::move(siblings));
+    }
   }
   return with_rejected(central_root(fabric));
 }

@@ -5,8 +5,10 @@
 // channel dependencies can close (deadlock-free on one VL).
 //
 // Which roots: the switches of a root GUID file when one is given, else the
-// top level where the fabric has levels above the leaves, else the switch
-// of least eccentricity (lowest GUID among equals). Roots are kept only if
+// top level where the fabric has levels above the leaves, else the top
+// switches that share a child with the first of them (one chassis' spines in
+// a chassis of chassis), else the switch of least eccentricity (lowest GUID
+// among equals). Roots are kept only if
 // every switch with a CA reaches every switch by a legal path (climb, then
 // descend); otherwise the next choice is tried. A single root always
 // qualifies on a connected fabric: every other switch climbs to it along

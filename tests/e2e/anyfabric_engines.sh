@@ -28,7 +28,8 @@ fabrics=(
 )
 [ -z "${FTCLOS_E2E_RHINO10K:-}" ] || fabrics+=("rhino-10k|topo:ibutils/RhinoBased10K.topo.xz")
 [ $# -eq 0 ] || fabrics=("$@")
-engines=(ftclos updn minhop dfsssp)
+# FTCLOS_E2E_ENGINES="ftclos minhop" narrows the engines (a RhinoBased10K run takes minutes per engine).
+read -r -a engines <<<"${FTCLOS_E2E_ENGINES:-ftclos updn minhop dfsssp}"
 
 field() {
   python3 -c '

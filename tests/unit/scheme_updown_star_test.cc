@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <deque>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -197,6 +198,48 @@ TEST(FloorRoots, TheTopLevelOfATreeWithCablesInsideALevel) {
   ASSERT_TRUE(routed.status.ok());
   EXPECT_NE(routed.detection.star.why.find("top level"), std::string::npos) << routed.detection.star.why;
   for (int root : routed.detection.star.roots) EXPECT_EQ(routed.fabric.node(root).name.substr(0, 3), "L3-");
+}
+
+// A chassis of chassis in miniature (RhinoBased10K's shape): two lower
+// chassis of two leaf chips with hosts and a spine chip, two upper chassis
+// of two leaf chips and two spine chips; each lower leaf chip goes up to one
+// upper chassis only. The whole top level leaves p1 and q2 apart (they climb
+// to different upper chassis), the spines of one upper chassis do not.
+TEST(FloorRoots, TheTopSwitchesOfOneChassisWhereTheWholeTopLevelFails) {
+  Fabric fabric;
+  std::map<std::string, int> at;
+  uint64_t guid = 0x100;
+  auto node = [&](NodeType type, const std::string& name) { at[name] = *fabric.add_node(type, name, 8, guid++); };
+  std::map<int, int> next_port;
+  auto cable = [&](const std::string& a, const std::string& b) {
+    const int x = at.at(a), y = at.at(b);
+    ASSERT_TRUE(fabric.connect({x, ++next_port[x]}, {y, ++next_port[y]}).ok());
+  };
+  for (const char* name : {"cs1", "cs2", "ds1", "ds2", "c1", "c2", "d1", "d2", "ps", "qs", "p1", "p2", "q1", "q2"})
+    node(NodeType::kSwitch, name);
+  for (const char* chassis : {"c", "d"})
+    for (const char* leaf : {"1", "2"})
+      for (const char* spine : {"s1", "s2"}) cable(std::string(chassis) + leaf, std::string(chassis) + spine);
+  for (const char* leaf : {"p1", "p2"}) cable(leaf, "ps");
+  for (const char* leaf : {"q1", "q2"}) cable(leaf, "qs");
+  cable("p1", "c1"), cable("p2", "d1"), cable("q1", "c2"), cable("q2", "d2");
+  for (const char* leaf : {"p1", "p2", "q1", "q2"})
+    for (int h = 0; h < 2; ++h) {
+      const std::string host = std::string("h") + leaf + "." + std::to_string(h);
+      node(NodeType::kCa, host);
+      cable(leaf, host);
+    }
+  Routed routed = route_fabric(*make_auto_scheme(), fabric, 0);
+  ASSERT_TRUE(routed.status.ok()) << routed.status.message();
+  ASSERT_NE(routed.detection.find(Family::kAnyFabric), nullptr);
+  EXPECT_EQ(routed.routing.chosen, "updown-star");
+  const StarRoots& star = routed.detection.star;
+  EXPECT_NE(star.why.find("share a child with \"cs1\""), std::string::npos) << star.why;
+  EXPECT_NE(star.why.find("not the top level"), std::string::npos) << star.why;
+  ASSERT_EQ(star.roots.size(), 2u);
+  EXPECT_EQ(routed.fabric.node(star.roots[0]).name, "cs1");
+  EXPECT_EQ(routed.fabric.node(star.roots[1]).name, "cs2");
+  expect_floor_holds(routed);
 }
 
 TEST(FloorRoots, TheRootGuidFileWins) {

@@ -59,7 +59,7 @@ CLI::Option* add_lmc(CLI::App& app, int& lmc, const std::string& what) {
 void add_host_hints(CLI::App& app, HintFiles& files) {
   app.add_option("--cn-guid-file", files.cn_guid_file, "GUIDs of the compute CAs (OpenSM ftree's cn_guid_file)");
   app.add_option("--io-guid-file", files.io_guid_file, "GUIDs of attached (I/O) CAs (OpenSM ftree's io_guid_file)");
-  app.add_option("--root-guid-file", files.root_guid_file, "GUIDs of the root switches (root_guid_file)");
+  app.add_option("--root-guid-file,--roots", files.root_guid_file, "GUIDs of the root switches, one a line (OpenSM root_guid_file; the roots of up*/down* too)");
 }
 
 CLI::Option* add_guid2lid(CLI::App& app, std::string& path, CLI::Option* lmc) {

@@ -21,6 +21,7 @@ namespace {
 
 struct GenOptions {
   int n = 0, m = 0, r = 0, ports = 0, levels = 0, k = 0, h = 0, radix = 0, leaves = 0;
+  int switches = 0, x = 0, y = 0, dimensions = 0, groups = 0, hosts = 0;
   std::vector<int> pgft_m, pgft_w, pgft_p;
   Degradation degradation;
   Variations variations;
@@ -70,6 +71,8 @@ int finish(const std::string& family, Result<Fabric> fabric, const GenOptions& o
   for (const std::string& name : varied->lost_switches) fmt::print(stderr, "lost switch: \"{}\"\n", name);
   for (const NamedCable& cable : varied->swapped)
     fmt::print(stderr, "swapped: \"{}\"[{}] - \"{}\"[{}]\n", cable.a, cable.a_port, cable.b, cable.b_port);
+  for (const NamedCable& cable : varied->level_cables)
+    fmt::print(stderr, "level cable: \"{}\"[{}] - \"{}\"[{}]\n", cable.a, cable.a_port, cable.b, cable.b_port);
   for (const NamedCable& cable : varied->slow)
     fmt::print(stderr, "slow link: \"{}\"[{}] - \"{}\"[{}]\n", cable.a, cable.a_port, cable.b, cable.b_port);
   return 0;
@@ -96,6 +99,12 @@ CLI::App* add_family(CLI::App& gen, const std::string& name, const std::string& 
       ->check(kNonNegative);
   family->add_option("--swap-pairs", v.swapped_pairs, "swap the upper ends of this many pairs of same-level uplinks")
       ->check(kNonNegative);
+  family->add_option("--level-cables", v.level_cables,
+                     "add this many cables between random switches of --level-cables-level (on new ports)")
+      ->check(kNonNegative);
+  family->add_option("--level-cables-level", v.level_cables_level,
+                     "the switch level (hops from the hosts) cables inside a level join (default 1)")
+      ->check(CLI::PositiveNumber);
   family->add_option("--hca-port", v.hca_port, "cable hosts on this port of two-port HCAs (1 or 2)")
       ->check(CLI::Range(1, 2));
   family->add_flag("--dual-rail", v.dual_rail, "cable half of the hosts on both HCA ports (the other half gone)");
@@ -176,6 +185,40 @@ void add_gen(CLI::App& app) {
     set_exit_code(finish(fmt::format("rfc RFC(radix {}, {} leaves, {} levels, seed {})", o->radix, o->leaves,
                                      o->levels, seed),
                          generate_rfc(o->radix, o->leaves, o->levels, seed), *o, true));
+  });
+
+  // Direct networks: no folded Clos, routed by the up*/down* floor.
+  CLI::App* ring = add_family(*gen, "ring", "a ring of switches, hosts on each", *o);
+  ring->add_option("--switches", o->switches, "switches in the ring (at least 3)")->required();
+  ring->add_option("--hosts", o->hosts, "hosts per switch")->required()->check(kNonNegative);
+  ring->callback([o] {
+    set_exit_code(finish(fmt::format("ring of {} switches", o->switches), generate_ring(o->switches, o->hosts), *o,
+                         false));
+  });
+
+  CLI::App* torus = add_family(*gen, "torus", "a 2D torus of switches, hosts on each", *o);
+  torus->add_option("--x", o->x, "switches along x (at least 3)")->required();
+  torus->add_option("--y", o->y, "switches along y (at least 3)")->required();
+  torus->add_option("--hosts", o->hosts, "hosts per switch")->required()->check(kNonNegative);
+  torus->callback([o] {
+    set_exit_code(finish(fmt::format("torus {}x{}", o->x, o->y), generate_torus(o->x, o->y, o->hosts), *o, false));
+  });
+
+  CLI::App* cube = add_family(*gen, "hypercube", "a hypercube of 2^d switches, hosts on each", *o);
+  cube->add_option("--dimensions", o->dimensions, "dimensions d (1..14)")->required();
+  cube->add_option("--hosts", o->hosts, "hosts per switch")->required()->check(kNonNegative);
+  cube->callback([o] {
+    set_exit_code(finish(fmt::format("hypercube of dimension {}", o->dimensions),
+                         generate_hypercube(o->dimensions, o->hosts), *o, false));
+  });
+
+  CLI::App* dragonfly = add_family(*gen, "dragonfly", "groups of all-to-all switches, one cable per pair of groups", *o);
+  dragonfly->add_option("--groups", o->groups, "groups (at least 2)")->required();
+  dragonfly->add_option("--switches", o->switches, "switches per group")->required();
+  dragonfly->add_option("--hosts", o->hosts, "hosts per switch")->required()->check(kNonNegative);
+  dragonfly->callback([o] {
+    set_exit_code(finish(fmt::format("dragonfly of {} groups of {} switches", o->groups, o->switches),
+                         generate_dragonfly(o->groups, o->switches, o->hosts), *o, false));
   });
 }
 

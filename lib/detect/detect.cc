@@ -30,6 +30,7 @@ std::string_view family_name(Family family) {
     case Family::kMikant: return "mikant";
     case Family::kRfc: return "rfc";
     case Family::kFoldedClos: return "folded-clos";
+    case Family::kAnyFabric: return "any-fabric";
   }
   return "?";
 }
@@ -58,13 +59,16 @@ std::vector<Deviation> joined(std::vector<Deviation> a, const std::vector<Deviat
 // that the generic folded-Clos description stands: a random folded Clos, or
 // a vendor tree of another shape, fits labels only with many cables or
 // switches out of place.
-bool plausible_tree(const Fabric& fabric, const XgftFit& fit) {
+// The same holds for MiKANT, where a small one may lose up to 3 cables
+// (MiKANT(3,2) has 9): a ring of 8 switches with 2 hosts each fits
+// MiKANT(4,2) only with 8 of its 16 side cables missing.
+bool plausible(const Fabric& fabric, const std::vector<Deviation>& deviations, int least = 1) {
   int switches = 0;
-  for (const Deviation& d : fit.deviations)
+  for (const Deviation& d : deviations)
     switches += d.kind == Deviation::Kind::kMissingSwitch || d.kind == Deviation::Kind::kUnexpectedSwitch;
-  const int cables = static_cast<int>(fit.deviations.size()) - switches;
+  const int cables = static_cast<int>(deviations.size()) - switches;
   return switches <= std::max(1, fabric.count(NodeType::kSwitch) / 8) &&
-         cables <= std::max(1, fabric.switch_links() / 8);
+         cables <= std::max(least, fabric.switch_links() / 8);
 }
 
 bool all_equal(const std::vector<int>& values, size_t from, size_t to, int value) {
@@ -110,12 +114,15 @@ Detection detect_with(const Fabric& fabric, Levels given) {
 
   Result<XgftFit> tree = fit_xgft(fabric, levels);
   const bool folded_clos = tree.ok();
-  if (folded_clos && plausible_tree(fabric, *tree)) {
+  if (folded_clos && plausible(fabric, tree->deviations)) {
     add_tree_families(fabric, levels, *tree, out);
     out.xgft = tree->labels;
   }
   if (!folded_clos) {
     Result<MikantFit> mirrored = fit_mikant(fabric, levels);
+    if (mirrored.ok() && !plausible(fabric, mirrored->deviations, 3))
+      mirrored = Status::Error(fmt::format("MiKANT({},{}) fits only with {} deviations", mirrored->labels.k,
+                                           mirrored->labels.n, mirrored->deviations.size()));
     if (mirrored.ok()) {
       const MikantLabels& labels = mirrored->labels;
       out.families.push_back({Family::kMikant, {{"k", {labels.k}}, {"n", {labels.n}}},
@@ -132,6 +139,13 @@ Detection detect_with(const Fabric& fabric, Levels given) {
   if (std::optional<RfcFit> rfc = fit_rfc(fabric, levels)) {
     out.families.push_back({Family::kRfc, {{"radix", {rfc->radix}}, {"leaves", {rfc->leaves}}, {"levels", {rfc->levels}}},
                             joined(rfc->deviations, host_deviations(fabric, levels, rfc->radix / 2)), plain});
+  }
+  // Levels alone make no folded Clos when leaves share no ancestor: a ring,
+  // a torus or a hypercube is bipartite, and half its switches would pass
+  // for spines carrying storage.
+  if (out.families.empty() && !out.updown_routable) {
+    out.unknown_reason = fmt::format("not a folded Clos ({} levels, but some leaves share no ancestor)", levels.height);
+    return out;
   }
   out.families.push_back({Family::kFoldedClos, {{"levels", {levels.height}}}, {}, plain});
   return out;
@@ -164,6 +178,17 @@ Detection detect(const Fabric& fabric, const HostHints& hints) {
   for (size_t i = 1; i < guesses.size(); ++i) {
     Detection other = detect_with(fabric, levels_from_leaves(fabric, guesses[i]));
     if (fits_better(other, best)) best = std::move(other);
+  }
+  // Connected but of no family with levels to route by: the up*/down*
+  // floor routes it (route/updown_star.h).
+  best.star = choose_star_roots(fabric, best.levels, hints);
+  if (best.families.empty()) {
+    best.not_clos_reason = std::exchange(best.unknown_reason, {});
+    best.families.push_back({Family::kAnyFabric,
+                             {{"switches", {fabric.count(NodeType::kSwitch)}},
+                              {"roots", {static_cast<int>(best.star.roots.size())}}},
+                             {},
+                             std::vector<std::string>(fabric.size())});
   }
   // Rates do not change what the fabric is, only how well it runs: they are
   // judged once the levels are chosen.

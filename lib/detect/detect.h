@@ -12,6 +12,7 @@
 #include "detect/deviation.h"
 #include "detect/levels.h"
 #include "detect/mikant.h"
+#include "detect/star_roots.h"
 #include "detect/xgft.h"
 
 namespace ftclos {
@@ -22,10 +23,12 @@ struct FamilyParam {
   bool is_list = false;  // pgft's m/w/p are lists, the others numbers
 };
 
-/// The families recognition knows, most specific first.
-enum class Family : uint8_t { kFtree, kKary, kClos2, kPgft, kMikant, kRfc, kFoldedClos };
+/// The families recognition knows, most specific first; kAnyFabric is what a
+/// connected fabric of none of the others is (ring, torus, cables inside a
+/// level, vendor chassis of chassis): the up*/down* floor routes it.
+enum class Family : uint8_t { kFtree, kKary, kClos2, kPgft, kMikant, kRfc, kFoldedClos, kAnyFabric };
 
-/// "ftree", "kary", "clos2", "pgft", "mikant", "rfc", "folded-clos".
+/// "ftree", "kary", "clos2", "pgft", "mikant", "rfc", "folded-clos", "any-fabric".
 std::string_view family_name(Family family);
 
 struct FamilyMatch {
@@ -42,6 +45,8 @@ struct Detection {
   Levels levels;
   std::vector<FamilyMatch> families;  // most specific first; empty when unknown
   std::string unknown_reason;         // why no family fits, when none does
+  std::string not_clos_reason;        // any-fabric: why it is neither a folded Clos nor a MiKANT
+  StarRoots star;                     // up*/down* roots and ranks; empty when physically disconnected
   bool updown_routable = false;       // every pair of leaves has a common ancestor
   std::optional<XgftLabels> xgft;     // the labels schemes route by, when a PGFT fits
   std::optional<MikantLabels> mikant;

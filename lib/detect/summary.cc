@@ -1,6 +1,10 @@
 #include "detect/summary.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <string>
+#include <vector>
 
 namespace ftclos {
 
@@ -25,6 +29,13 @@ std::string detection_summary(const Fabric& fabric, const Detection& detection) 
   for (const FamilyMatch& family : detection.families)
     out += fmt::format("family: {} {}{}\n", family.name(), params_text(family),
                        family.deviations.empty() ? "" : fmt::format(" (degraded: {} deviations)", family.deviations.size()));
+  if (!detection.not_clos_reason.empty()) out += "no levels to route by: " + detection.not_clos_reason + "\n";
+  if (detection.find(Family::kAnyFabric)) {
+    std::vector<std::string> names;
+    for (int x : detection.star.roots) names.push_back(fabric.node(x).display_name());
+    if (names.size() > 8) names.resize(8), names.push_back("...");
+    out += fmt::format("up*/down* roots: {} ({})\n", fmt::join(names, ", "), detection.star.why);
+  }
   out += fmt::format("up/down routable: {}\n", detection.updown_routable ? "yes" : "no");
   if (!detection.levels.io_hosts.empty()) {
     out += fmt::format("attached hosts (not on leaves): {}\n", detection.levels.io_hosts.size());

@@ -43,6 +43,16 @@ Result<Fabric> generate_mikant(int k, int levels);
 /// (roots have distinct children) and levels >= 2.
 Result<Fabric> generate_rfc(int radix, int leaves, int levels, uint64_t seed);
 
+/// Direct networks (gen/generate_direct.cc): every switch carries `hosts`
+/// hosts. A ring of `switches` (at least 3); an x-by-y 2D torus (each at
+/// least 3); a hypercube of 2^dimensions switches; a dragonfly-like fabric of
+/// `groups` groups of `per_group` switches cabled all-to-all, every pair of
+/// groups joined by one global cable, spread over the groups' switches.
+Result<Fabric> generate_ring(int switches, int hosts);
+Result<Fabric> generate_torus(int x, int y, int hosts);
+Result<Fabric> generate_hypercube(int dimensions, int hosts);
+Result<Fabric> generate_dragonfly(int groups, int per_group, int hosts);
+
 /// A switch-to-switch cable as it was before removal.
 struct Cable {
   PortRef a;
@@ -64,13 +74,15 @@ Result<std::vector<Cable>> degrade(Fabric& fabric, const Degradation& degradatio
 
 /// What real clusters do to a textbook fabric, applied by `vary` in this
 /// order: storage hosts on the top switches, lost switches, swapped cables,
-/// HCAs cabled on port 2, dual rail.
+/// cables inside a level, HCAs cabled on port 2, dual rail.
 struct Variations {
   int io_hosts = 0;        // hosts added to every switch of io_level (given ports for them)
   int io_level = 0;        // the switch level they are added on; 0: the top
   int lost_switches = 0;   // random switches removed, with the hosts only they carried
   int lost_level = 0;      // the switch level they are taken from; 0: any level
   int swapped_pairs = 0;   // pairs of same-level uplinks whose upper ends trade places (each switch in one pair at most)
+  int level_cables = 0;    // cables added between random distinct switches of level_cables_level (on new ports)
+  int level_cables_level = 1;
   int hca_port = 1;        // the port of a two-port HCA compute hosts are cabled on (2: port 1 dark)
   bool dual_rail = false;  // the first half of the hosts also cabled on port 2, where the second half was
   LinkRate rate{};         // every cable's rate; unknown: none written
@@ -93,6 +105,7 @@ struct VariationLog {
   std::vector<std::string> io_hosts;
   std::vector<std::string> lost_switches;
   std::vector<NamedCable> swapped;  // the cables as they are now, two per pair
+  std::vector<NamedCable> level_cables;
   std::vector<NamedCable> slow;     // lower end first
 };
 

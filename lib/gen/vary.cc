@@ -187,6 +187,32 @@ void make_dual_rail(Fabric& fabric) {
   fabric = renumber(fabric, kept);
 }
 
+// Cables inside a level make a fabric no folded Clos: what vendors do to
+// shorten paths, and what the up*/down* floor routes (route/updown_star.h).
+Status add_level_cables(Fabric& fabric, int count, int at_level, std::mt19937_64& rng, VariationLog& log) {
+  const std::vector<int> level = switch_levels(fabric);
+  std::vector<int> candidates;
+  for (int s = 0; s < fabric.size(); ++s)
+    if (fabric.node(s).is_switch() && level[s] == at_level) candidates.push_back(s);
+  if (candidates.size() < 2)
+    return Status::Error(fmt::format("cables inside level {} need two switches there, it has {}", at_level,
+                                     candidates.size()));
+  for (int k = 0; k < count; ++k) {
+    int a = candidates[draw_below(rng, candidates.size())];
+    int b = a;
+    while (b == a) b = candidates[draw_below(rng, candidates.size())];
+    for (int s : {a, b})
+      if (fabric.node(s).num_ports >= 254)
+        return Status::Error(fmt::format("\"{}\" cannot take another port", fabric.node(s).name));
+    give_ports(fabric.node(a), fabric.node(a).num_ports + 1);
+    give_ports(fabric.node(b), fabric.node(b).num_ports + 1);
+    const PortRef pa{a, fabric.node(a).num_ports}, pb{b, fabric.node(b).num_ports};
+    if (Status status = fabric.connect(pa, pb); !status.ok()) return status;
+    log.level_cables.push_back({fabric.node(a).name, pa.port, fabric.node(b).name, pb.port});
+  }
+  return Status::Ok();
+}
+
 void set_rates(Fabric& fabric, LinkRate rate) {
   for (int x = 0; x < fabric.size(); ++x)
     for (Port& port : fabric.node(x).ports)
@@ -219,7 +245,7 @@ Status slow_down(Fabric& fabric, int count, LinkRate slow, std::mt19937_64& rng,
 Result<VariationLog> vary(Fabric& fabric, const Variations& variations) {
   const Variations& v = variations;
   if (v.io_hosts < 0 || v.io_level < 0 || v.lost_switches < 0 || v.lost_level < 0 || v.swapped_pairs < 0 ||
-      v.slow_links < 0)
+      v.slow_links < 0 || v.level_cables < 0)
     return Status::Error("variation counts must not be negative");
   if (v.hca_port != 1 && v.hca_port != 2) return Status::Error(fmt::format("HCA port {}: 1 or 2 expected", v.hca_port));
   if (v.hca_port == 2 && v.dual_rail) return Status::Error("dual rail uses both HCA ports; the HCA port must be 1");
@@ -234,6 +260,9 @@ Result<VariationLog> vary(Fabric& fabric, const Variations& variations) {
     if (Status status = lose_switches(varied, v.lost_switches, v.lost_level, rng, log); !status.ok()) return status;
   if (v.swapped_pairs > 0)
     if (Status status = swap_cables(varied, v.swapped_pairs, rng, log); !status.ok()) return status;
+  if (v.level_cables > 0)
+    if (Status status = add_level_cables(varied, v.level_cables, v.level_cables_level, rng, log); !status.ok())
+      return status;
   if (v.hca_port == 2) move_to_port_2(varied, log);
   if (v.dual_rail) make_dual_rail(varied);
   if (v.rate.known()) set_rates(varied, v.rate);

@@ -46,9 +46,14 @@ nlohmann::json io_hosts_json(const Fabric& fabric, const Detection& detection) {
 
 nlohmann::json detection_json(const Fabric& fabric, const Detection& detection) {
   nlohmann::json families = nlohmann::json::array();
-  for (const FamilyMatch& family : detection.families)
+  for (const FamilyMatch& family : detection.families) {
     families.push_back({{"name", family.name()}, {"params", params_json(family)},
                         {"deviation_count", family.deviations.size()}});
+    if (family.family == Family::kAnyFabric) {
+      families.back()["params"]["reason"] = detection.not_clos_reason;
+      families.back()["params"]["roots_chosen"] = detection.star.why;
+    }
+  }
   if (detection.families.empty())
     families.push_back({{"name", "unknown"}, {"params", {{"reason", detection.unknown_reason}}}});
   nlohmann::json deviations = nlohmann::json::array();

@@ -31,6 +31,10 @@ bool lacks_n_squared_tops(const Detection& detection) {
 // switches, D-mod-k 13 vs updown 10; PartialGazelle 10 vs 8.
 bool degraded(const Detection& detection) { return detection.degraded(); }
 
+// Where some pair of leaves shares no ancestor updown leaves their CAs
+// apart (kNoPath): up*/down* routes every pair there.
+bool leaves_lack_ancestors(const Detection& detection) { return !detection.updown_routable; }
+
 // auto first, then the order people read them in. auto's preference:
 // nonblocking (contention-free for every permutation) beats OSRM's optimal
 // oblivious ratio, which beats destination-based D-mod-k; MiKANT and generic
@@ -97,7 +101,16 @@ constexpr SchemeEntry kSchemes[] = {
      .path_bits = "0",
      .guarantee = "up/down balanced by destination (as OpenSM ftree), deadlock-free on any folded Clos",
      .auto_preference = 5,
+     .auto_skips = leaves_lack_ancestors,
+     .auto_tries_where = "every pair of leaves shares an ancestor",
      .make = make_updown_scheme},
+    {.name = "updown-star",
+     .fabrics = "any connected fabric (ring, torus, hypercube, dragonfly, cables inside a level, chassis of chassis)",
+     .lmc = "0",
+     .path_bits = "0",
+     .guarantee = "up*/down* (Autonet) from BFS ranks: every pair reachable, deadlock-free on one VL",
+     .auto_preference = 6,
+     .make = make_updown_star_scheme},
 };
 
 // Levenshtein distance, for "did you mean" on a mistyped name.

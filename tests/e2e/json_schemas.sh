@@ -15,7 +15,8 @@ trap 'rm -rf "$work"' EXIT
 PYTHON=/usr/bin/python3
 "$PYTHON" -c 'import jsonschema' 2>/dev/null || { echo "python3-jsonschema missing (scripts/setup.sh installs it)"; exit 1; }
 
-# A triangle of switches: no folded Clos, detect says "unknown".
+# A triangle of switches: no folded Clos but connected, detect says
+# "any-fabric"; two switches no cable joins: "unknown".
 cat >"$work/triangle.net" <<'NET'
 Switch 4 "S0"
 [1] "S1"[1]
@@ -41,6 +42,19 @@ Ca 1 "H1"
 Ca 1 "H2"
 [1] "S2"[3]
 NET
+cat >"$work/split.net" <<'NET'
+Switch 2 "A"
+[1] "HA"[1]
+
+Switch 2 "B"
+[1] "HB"[1]
+
+Ca 1 "HA"
+[1] "A"[1]
+
+Ca 1 "HB"
+[1] "B"[1]
+NET
 
 # report NAME SCHEMA ARGS...: ftclos ARGS --json, kept as NAME.SCHEMA.json (exit 1 is a finding, fine here).
 report() {
@@ -55,6 +69,7 @@ report ft-8-3-fail4 detect detect "$topos/ft-8-3-fail4.net"
 report io2 detect detect "$topos/clos2-4-4-8-io2.net"
 report mikant detect detect "$topos/mikant-3-3.net"
 report triangle detect detect "$work/triangle.net"
+report split detect detect "$work/split.net"
 report osrm audit audit "$topos/ft-8-2.net" --scheme osrm --lmc 1 --pattern ring
 report rfc audit audit "$topos/rfc-8-16-3-seed1.net" --scheme updown
 "$FTCLOS" -q route "$topos/ft-8-3-fail4.net" -o "$work/fail4.dump" 2>/dev/null
@@ -97,9 +112,13 @@ for path in paths:
         if validator.is_valid(broken):
             fail(f"{pathlib.Path(path).name} {why} passes its schema")
 
-unknown = [json.load(open(p))["families"][0]["name"] for p in paths if "triangle" in p]
-if unknown != ["unknown"]:
-    fail(f"the triangle should be an unknown family, detect says {unknown}")
+def family_of(name):
+    return [json.load(open(p))["families"][0] for p in paths if pathlib.Path(p).name.startswith(name + ".")]
+triangle, split = family_of("triangle"), family_of("split")
+if [f["name"] for f in triangle] != ["any-fabric"] or "roots_chosen" not in triangle[0]["params"]:
+    fail(f"the triangle should be any-fabric with its roots, detect says {triangle}")
+if [f["name"] for f in split] != ["unknown"]:
+    fail(f"two unjoined switches should be an unknown family, detect says {split}")
 for key in ["compare", "oblivious_ratio_note", "links", "io_hosts", "deviations"]:
     if key not in seen:
         fail(f"no report had {key!r}: the schemas' optional parts went unchecked")

@@ -249,7 +249,9 @@ TEST(Detect, ShuffledFilesGiveTheSameAnswer) {
   }
 }
 
-TEST(Detect, UnknownFabricSaysWhy) {
+// No family with levels, but connected: any-fabric, with the reason and the
+// up*/down* roots (one switch of least eccentricity, the lowest GUID).
+TEST(Detect, IrregularFabricIsAnyFabricAndSaysWhy) {
   Fabric fabric;
   const int a = *fabric.add_node(NodeType::kSwitch, "a", 4);
   const int b = *fabric.add_node(NodeType::kSwitch, "b", 4);
@@ -262,8 +264,26 @@ TEST(Detect, UnknownFabricSaysWhy) {
   ASSERT_TRUE(fabric.connect({b, 3}, {c, 3}).ok());
   ASSERT_TRUE(fabric.connect({c, 4}, {a, 4}).ok());
   const Detection detection = detect(fabric);
+  ASSERT_EQ(detection.families.size(), 1u);
+  EXPECT_EQ(detection.families.front().family, Family::kAnyFabric);
+  EXPECT_TRUE(detection.unknown_reason.empty());
+  EXPECT_NE(detection.not_clos_reason.find("joins two level-1 switches"), std::string::npos)
+      << detection.not_clos_reason;
+  EXPECT_EQ(detection.star.roots, std::vector<int>{a});  // no GUIDs: the first name
+  EXPECT_NE(detection.star.why.find("least eccentricity"), std::string::npos) << detection.star.why;
+}
+
+TEST(Detect, APhysicallyDisconnectedFabricHasNoFamilyNorRoots) {
+  Fabric fabric;
+  for (int part = 0; part < 2; ++part) {
+    const int s = *fabric.add_node(NodeType::kSwitch, "s" + std::to_string(part), 2);
+    const int h = *fabric.add_node(NodeType::kCa, "h" + std::to_string(part), 1);
+    ASSERT_TRUE(fabric.connect({s, 1}, {h, 1}).ok());
+  }
+  const Detection detection = detect(fabric);
   EXPECT_TRUE(detection.families.empty());
-  EXPECT_NE(detection.unknown_reason.find("joins two level-1 switches"), std::string::npos) << detection.unknown_reason;
+  EXPECT_NE(detection.unknown_reason.find("physically disconnected"), std::string::npos) << detection.unknown_reason;
+  EXPECT_TRUE(detection.star.roots.empty());
 }
 
 }  // namespace

@@ -1,0 +1,166 @@
+#include "detect/star_roots.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <deque>
+#include <optional>
+#include <utility>
+
+namespace ftclos {
+namespace {
+
+std::vector<int> switch_neighbors(const Fabric& fabric, int x) {
+  std::vector<int> out;
+  for (const Port& port : fabric.node(x).ports)
+    if (port.peer.valid() && fabric.node(port.peer.node).is_switch()) out.push_back(port.peer.node);
+  return out;
+}
+
+// BFS hops over switch cables from `sources`; -1 where none reaches.
+std::vector<int> hops_from(const Fabric& fabric, const std::vector<int>& sources) {
+  std::vector<int> hops(fabric.size(), -1);
+  std::deque<int> queue;
+  for (int s : sources) hops[s] = 0, queue.push_back(s);
+  while (!queue.empty()) {
+    const int x = queue.front();
+    queue.pop_front();
+    for (const Port& port : fabric.node(x).ports) {
+      const int y = port.peer.node;
+      if (y < 0 || hops[y] >= 0 || !fabric.node(y).is_switch()) continue;
+      hops[y] = hops[x] + 1;
+      queue.push_back(y);
+    }
+  }
+  return hops;
+}
+
+StarRoots ranked(const Fabric& fabric, std::vector<int> roots, std::string why) {
+  std::ranges::sort(roots, [&](int a, int b) { return precedes_by_guid(fabric, a, b); });
+  StarRoots out{std::move(roots), {}, std::move(why)};
+  out.rank = hops_from(fabric, out.roots);
+  return out;
+}
+
+// A legal path from S to T climbs to some Z, then descends: Z is in both
+// up-closures. So S reaches T iff their up-closures share a switch, iff they
+// share a sink (a switch with no upward cable). Returns the first pair of a
+// switch with a CA and a switch that share none, or nothing.
+std::optional<std::pair<int, int>> stranded_pair(const Fabric& fabric, const StarRoots& order) {
+  std::vector<int> switches;
+  for (int x = 0; x < fabric.size(); ++x)
+    if (fabric.node(x).is_switch() && order.rank[x] >= 0) switches.push_back(x);
+  // Climbing order: from the top of the order down, so every upward
+  // neighbour is done before the switches below it.
+  std::ranges::sort(switches, [&](int a, int b) { return order.up(fabric, b, a); });
+  std::vector<int> sink_index(fabric.size(), -1);
+  int sinks = 0;
+  for (int x : switches)
+    if (std::ranges::none_of(switch_neighbors(fabric, x), [&](int y) { return order.up(fabric, x, y); }))
+      sink_index[x] = sinks++;
+  const size_t words = (sinks + 63) / 64;
+  std::vector<uint64_t> reach(static_cast<size_t>(fabric.size()) * words, 0);
+  auto row = [&](int x) { return &reach[static_cast<size_t>(x) * words]; };
+  for (int x : switches) {
+    if (sink_index[x] >= 0) row(x)[sink_index[x] / 64] |= uint64_t{1} << (sink_index[x] % 64);
+    for (int y : switch_neighbors(fabric, x))
+      if (order.up(fabric, x, y))
+        for (size_t w = 0; w < words; ++w) row(x)[w] |= row(y)[w];
+  }
+  for (int s : switches) {
+    const bool has_ca = std::ranges::any_of(fabric.node(s).ports, [&](const Port& port) {
+      return port.peer.valid() && !fabric.node(port.peer.node).is_switch();
+    });
+    if (!has_ca) continue;
+    for (int t : switches) {
+      bool shared = false;
+      for (size_t w = 0; w < words && !shared; ++w) shared = (row(s)[w] & row(t)[w]) != 0;
+      if (!shared) return std::pair(s, t);
+    }
+  }
+  return std::nullopt;
+}
+
+std::string stranded_text(const Fabric& fabric, const StarRoots& order, const std::pair<int, int>& pair) {
+  return fmt::format("{} (\"{}\" has no legal path to \"{}\")", order.why, fabric.node(pair.first).display_name(),
+                     fabric.node(pair.second).display_name());
+}
+
+// The switch of least eccentricity over switch cables, lowest GUID among equals.
+StarRoots central_root(const Fabric& fabric) {
+  int best = -1, best_eccentricity = 0, equals = 0;
+  for (int x = 0; x < fabric.size(); ++x) {
+    if (!fabric.node(x).is_switch()) continue;
+    const std::vector<int> hops = hops_from(fabric, {x});
+    int eccentricity = 0;
+    for (int y = 0; y < fabric.size(); ++y)
+      if (fabric.node(y).is_switch()) eccentricity = std::max(eccentricity, hops[y]);
+    if (best < 0 || eccentricity < best_eccentricity ||
+        (eccentricity == best_eccentricity && precedes_by_guid(fabric, x, best))) {
+      equals = best >= 0 && eccentricity == best_eccentricity ? equals + 1 : 1;
+      best = x;
+      best_eccentricity = eccentricity;
+    } else if (eccentricity == best_eccentricity) {
+      ++equals;
+    }
+  }
+  if (best < 0) return {};
+  return ranked(fabric, {best},
+                fmt::format("the switch of least eccentricity ({} hops; {} switch{} with it, the lowest GUID taken)",
+                            best_eccentricity, equals, equals == 1 ? "" : "es"));
+}
+
+}  // namespace
+
+bool StarRoots::up(const Fabric& fabric, int from, int to) const {
+  if (rank[to] != rank[from]) return rank[to] < rank[from];
+  return precedes_by_guid(fabric, to, from);
+}
+
+StarRoots choose_star_roots(const Fabric& fabric, const Levels& levels, const HostHints& hints) {
+  std::vector<std::string> rejected;
+  auto qualifies = [&](const StarRoots& order) {
+    if (order.roots.empty()) return false;
+    if (const auto pair = stranded_pair(fabric, order)) {
+      rejected.push_back(stranded_text(fabric, order, *pair));
+      return false;
+    }
+    return true;
+  };
+  auto with_rejected = [&](StarRoots order) {
+    for (const std::string& text : rejected) order.why += "; not " + text;
+    return order;
+  };
+  if (!hints.roots.empty()) {
+    std::vector<int> roots;
+    for (int x = 0; x < fabric.size(); ++x)
+      if (fabric.node(x).is_switch() && hints.roots.contains(fabric.node(x).guid)) roots.push_back(x);
+    StarRoots given = ranked(fabric, roots, fmt::format("the {} switch{} of the root GUID file", roots.size(),
+                                                        roots.size() == 1 ? "" : "es"));
+    if (qualifies(given)) return given;
+  }
+  if (levels.height >= 2) {
+    std::vector<int> top;
+    for (int x = 0; x < fabric.size(); ++x)
+      if (fabric.node(x).is_switch() && levels.of[x] == levels.height) top.push_back(x);
+    StarRoots tops = ranked(fabric, top, fmt::format("the top level (level {}, {} switch{})", levels.height,
+                                                     top.size(), top.size() == 1 ? "" : "es"));
+    if (qualifies(tops)) return with_rejected(std::move(tops));
+    // Chassis of chassis (RhinoBased10K): the whole top level leaves pairs
+    // apart, the top switches of one chassis (those sharing a child with
+    // the first) do not, and spread the load over more than one root.
+    const std::vector<int> hops = hops_from(fabric, {tops.roots.front()});
+    std::vector<int> near;
+    for (int x : tops.roots)
+      if (hops[x] <= 2) near.push_back(x);
+    if (near.size() > 1 && near.size() < tops.roots.size()) {
+      StarRoots siblings = ranked(fabric, near, fmt::format("the {} top-level switches that share a child with \"{}\"",
+                                                            near.size(), fabric.node(near.front()).display_name()));
+      if (qualifies(siblings)) return with_rejected(std::move(siblings));
+    }
+  }
+  return with_rejected(central_root(fabric));
+}
+
+}  // namespace ftclos

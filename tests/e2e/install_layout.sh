@@ -67,9 +67,9 @@ complete_line() {
 [ "$(complete_line "ftclos rou")" = route ] || fail "completion of 'ftclos rou': $(complete_line "ftclos rou")"
 complete_line "ftclos route x.net --gu" | grep -qx -- --guid2lid || fail "completion of 'route --gu': $(complete_line "ftclos route x.net --gu")"
 [ "$(complete_line "ftclos audit x.net --scheme dm")" = dmodk ] || fail "completion of '--scheme dm'"
-[ "$(complete_line "ftclos patterns x.net --schemes dmodk,up")" = dmodk,updown ] ||
-  fail "completion of '--schemes dmodk,up': $(complete_line "ftclos patterns x.net --schemes dmodk,up")"
-[ "$(complete_line "ftclos gen ftree --le")" = --levels ] || fail "completion of 'gen ftree --le': $(complete_line "ftclos gen ftree --le")"
+[ "$(complete_line "ftclos patterns x.net --schemes dmodk,os")" = dmodk,osrm ] ||
+  fail "completion of '--schemes dmodk,os': $(complete_line "ftclos patterns x.net --schemes dmodk,os")"
+[ "$(complete_line "ftclos gen ftree --po")" = --ports ] || fail "completion of 'gen ftree --po': $(complete_line "ftclos gen ftree --po")"
 
 [ "$failures" -eq 0 ] && echo "layout, loader path, man page and completion as expected"
 exit $((failures > 0))

@@ -42,6 +42,7 @@ routing_engine ftclos,updn"
 $engine_lines
 lmc 0
 sweep_interval 0
+qos TRUE
 log_flags 0x43
 force_log_flush TRUE
 dump_files_dir $dir

@@ -5,9 +5,12 @@
 UMAD2SIM=/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so
 IBSIM_PIDS=()
 
-# stop_ibsim PID: ibsim may ignore SIGTERM.
+# stop_ibsim PID: ibsim may ignore SIGTERM. Only while PID is still an
+# ibsim: once one has exited and been reaped its PID can be handed to any
+# new process (pid_max wraps at 32768 here), and a later kill -9 at exit
+# killed another test's opensm (failure_sweep.sh, 2026-11-25).
 stop_ibsim() {
-  kill -9 "$1" 2>/dev/null || true
+  [ "$(ps -o comm= -p "$1" 2>/dev/null)" != ibsim ] || kill -9 "$1" 2>/dev/null || true
   wait "$1" 2>/dev/null || true
 }
 

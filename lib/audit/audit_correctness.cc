@@ -276,7 +276,8 @@ class Auditor {
   void replay_deferred(const std::array<bool, kVls>& replay) {
     for (int sl = 0; sl < kVls; ++sl) {
       if (!replay[sl]) continue;
-      for (const auto& [d, k] : deferred_[sl]) {
+      for (const auto& [destination, k] : deferred_[sl]) {
+        const int d = destination;  // clang 14 lambdas cannot capture structured bindings
         const int lid = in_.lids.base[d] + senders_.offsets[k];
         engine_.walk(lid, senders_.entries_on[k]);
         for_each_sl(d, lid, senders_.groups_on[k], [&](int s, const std::vector<int>& groups) {
@@ -373,7 +374,9 @@ class Auditor {
   template <class Visit>
   void for_each_sl(int d, int lid, const std::vector<int>& groups, Visit visit) {
     const int base = default_sl(in_, lid);
-    const auto [first, last] = std::ranges::equal_range(in_.sl_exceptions, lid, {}, &SlException::lid);
+    // Iterators, not ranges::equal_range: clang 14 cannot destructure libstdc++ 12's subrange.
+    const auto first = std::ranges::lower_bound(in_.sl_exceptions, lid, {}, &SlException::lid);
+    const auto last = std::ranges::upper_bound(in_.sl_exceptions, lid, {}, &SlException::lid);
     if (first == last) {
       visit(base, groups);
       return;
@@ -490,8 +493,7 @@ VlGraph vl_graph(const AuditInput& in, const ChannelIndex& channels, const Depen
     }
   }
   std::ranges::sort(edges);
-  const auto [last, end] = std::ranges::unique(edges);
-  edges.erase(last, end);
+  edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
   VlGraph graph;
   graph.first.assign(static_cast<size_t>(channels.size()) * kVls + 1, 0);
   for (const auto& [from, to] : edges) ++graph.first[from + 1];

@@ -15,7 +15,11 @@ if [ ! -d $build ]; then
     -Dbuildtype=debugoptimized >/dev/null
 fi
 targets=(netfile lft path_bits engine_options)
-ninja -C $build "${targets[@]/%/_fuzz}" >/dev/null
+if ! ninja -C $build "${targets[@]/%/_fuzz}" >$build/build.log 2>&1; then
+  echo "fuzz: the targets do not build with clang:"
+  grep -E "error|FAILED" $build/build.log | head -20
+  exit 1
+fi
 
 # Seeds: real inputs of each kind, made by the regular build's ftclos.
 [ -x build/ftclos ] || ninja -C build ftclos >/dev/null

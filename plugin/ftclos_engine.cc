@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "audit/audit.h"
+#include "audit/trade_off.h"
 #include "core/files.h"
 #include "detect/detect.h"
 #include "detect/host_hints.h"
@@ -91,14 +92,17 @@ struct ftclos_engine {
   ftclos::TablesByGuid kept;
   std::mutex sl_mutex;
   std::shared_ptr<const std::vector<uint8_t>> dest_sl;  // guarded by sl_mutex
+  unsigned sl_count = 1;  // 1 + the highest SL in dest_sl, for update_sl2vl's every port pair; guarded by sl_mutex
 
   void log(int level, const std::string& line) const {
     if (log_fn) log_fn(log_ctx, level, line.c_str());
   }
 
   void set_sls(std::shared_ptr<const std::vector<uint8_t>> sls) {
+    const unsigned count = sls && !sls->empty() ? 1u + *std::ranges::max_element(*sls) : 1u;
     std::lock_guard<std::mutex> lock(sl_mutex);
     dest_sl = std::move(sls);
+    sl_count = count;
   }
 
   // After a failure OpenSM installs another engine's tables: ours are no longer the last ones.
@@ -213,27 +217,34 @@ struct ftclos_engine {
     const Clock::time_point start = Clock::now();
     const ftclos::Lfts previous = kept.on(sweep.subnet.fabric, sweep.subnet.lids);
     sweep.repaired = kept.repaired_in(sweep.subnet.fabric);
-    if (!sweep.repaired) {
+    if (sweep.repaired) {
+      sweep.changed = ftclos::changed_entries(sweep.subnet.lids, previous, sweep.routing.lfts);
+    } else {
       ftclos::Routing merged = sweep.routing;
       ftclos::keep_previous({sweep.subnet.fabric, sweep.detection, sweep.subnet.lids}, previous, merged);
-      log_trade_off(sweep, previous, merged);
-      if (options->keep_tables) adopt_if_sound(sweep, std::move(merged));
+      const ftclos::TradeOff trade_off =
+          ftclos::measure_trade_off(sweep.subnet.fabric, sweep.detection.levels, sweep.subnet.lids, previous, merged,
+                                    sweep.routing, options->trade_off_audit);
+      log_trade_off(trade_off);
+      const bool kept_merged = options->keep_tables && adopt_if_sound(sweep, std::move(merged));
+      sweep.changed = kept_merged ? trade_off.repair_changed : trade_off.rebalance_changed;
     }
-    sweep.changed = ftclos::changed_entries(sweep.subnet.lids, previous, sweep.routing.lfts);
     sweep.check_ms += ms_since(start);
   }
 
-  void adopt_if_sound(Sweep& sweep, ftclos::Routing merged) {
+  // Installs the merged tables when they pass the check; says so.
+  bool adopt_if_sound(Sweep& sweep, ftclos::Routing merged) {
     ftclos::Correctness check = audit(sweep, merged);
     if (sound(check)) {
       sweep.routing = std::move(merged);
       sweep.check = std::move(check);
       sweep.checked = sweep.kept_entries = true;
-      return;
+      return true;
     }
     log(FTCLOS_LOG_VERBOSE, fmt::format("the last sweep's entries kept fail the check ({} undelivered, {} credit "
                                         "loops); the scheme's own tables are used",
                                         check.unreachable + check.loops, check.credit_loops));
+    return false;
   }
 
   // Repair (keep_tables=on: the last sweep's valid entries) against rebalance
@@ -241,21 +252,15 @@ struct ftclos_engine {
   // the fabric changed under the tables; what `ftclos route --previous`
   // prints. Each side's worst-case contention only with trade_off_audit=on:
   // two exact audits, seconds on FT(36,3).
-  void log_trade_off(const Sweep& sweep, const ftclos::Lfts& previous, const ftclos::Routing& repair) const {
-    const ftclos::Routing& rebalance = sweep.routing;
-    const long repair_changed = ftclos::changed_entries(sweep.subnet.lids, previous, repair.lfts);
-    const long rebalance_changed = ftclos::changed_entries(sweep.subnet.lids, previous, rebalance.lfts);
-    if (repair_changed == 0 && rebalance_changed == 0) return;
-    auto worst_case = [&](const ftclos::Routing& routing) {
-      if (!options->trade_off_audit) return std::string();
-      const ftclos::AuditInput input{sweep.subnet.fabric, sweep.detection.levels, sweep.subnet.lids, routing.lfts,
-                                     {ftclos::OffsetChoice::Mode::kPathBits, 0, routing.path_bits}, routing.dest_sl,
-                                     {}};
-      return fmt::format(", worst-case contention {:g}", ftclos::worst_case_contention(input).worst_case);
+  void log_trade_off(const ftclos::TradeOff& trade_off) const {
+    if (trade_off.repair_changed == 0 && trade_off.rebalance_changed == 0) return;
+    auto worst_case = [&](double worst) {
+      return worst < 0 ? std::string() : fmt::format(", worst-case contention {:g}", worst);
     };
     log(FTCLOS_LOG_INFO, fmt::format("trade-off: repair (keep_tables=on) changes {} entries{}; rebalance "
                                      "(keep_tables=off) changes {}{}",
-                                     repair_changed, worst_case(repair), rebalance_changed, worst_case(rebalance)));
+                                     trade_off.repair_changed, worst_case(trade_off.repair_worst),
+                                     trade_off.rebalance_changed, worst_case(trade_off.rebalance_worst)));
   }
 
   bool check(Sweep& sweep, Failure& failure) {
@@ -414,7 +419,7 @@ uint8_t ftclos_engine_path_sl(struct ftclos_engine* engine, uint8_t hint, uint16
 unsigned ftclos_engine_sl_count(struct ftclos_engine* engine) {
   try {
     std::lock_guard<std::mutex> lock(engine->sl_mutex);
-    if (engine->dest_sl && !engine->dest_sl->empty()) return 1u + *std::ranges::max_element(*engine->dest_sl);
+    return engine->sl_count;
   } catch (...) {
   }
   return 1;

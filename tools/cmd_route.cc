@@ -23,6 +23,7 @@
 #include "detect/summary.h"
 #include "audit/lft_parse.h"
 #include "audit/sl_file.h"
+#include "audit/trade_off.h"
 #include "route/lft_dump.h"
 #include "route/path_bits.h"
 #include "route/previous_tables.h"
@@ -109,18 +110,13 @@ Result<LftRead> read_previous(const Fabric& fabric, const std::string& path) {
 // balance). Returns how many entries the side written changes.
 long print_trade_off(const RoutedFabric& routed, const Fabric& fabric, const Lfts& previous, const Routing& repaired,
                      const Routing& own, const RouteOptions& options) {
-  auto worst_case = [&](const Routing& routing) {
-    return worst_case_contention({fabric, routed.detection.levels, routed.lids, routing.lfts,
-                                  {OffsetChoice::Mode::kPathBits, 0, routing.path_bits}, routing.dest_sl, {}})
-        .worst_case;
-  };
-  const long repair_changed = changed_entries(routed.lids, previous, repaired.lfts);
-  const long rebalance_changed = changed_entries(routed.lids, previous, own.lfts);
+  const TradeOff trade_off =
+      measure_trade_off(fabric, routed.detection.levels, routed.lids, previous, repaired, own, true);
   fmt::print(stderr, "repair (keep OLD's valid entries): {} entries changed from {}, worst-case contention {:g}{}\n",
-             repair_changed, options.previous, worst_case(repaired), options.rebalance ? "" : " (written)");
+             trade_off.repair_changed, options.previous, trade_off.repair_worst, options.rebalance ? "" : " (written)");
   fmt::print(stderr, "rebalance (the scheme's own tables): {} entries changed, worst-case contention {:g}{}\n",
-             rebalance_changed, worst_case(own), options.rebalance ? " (written)" : "");
-  return options.rebalance ? rebalance_changed : repair_changed;
+             trade_off.rebalance_changed, trade_off.rebalance_worst, options.rebalance ? " (written)" : "");
+  return options.rebalance ? trade_off.rebalance_changed : trade_off.repair_changed;
 }
 
 // Runs the whole pipeline; returns the exit code.

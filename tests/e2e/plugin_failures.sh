@@ -111,14 +111,16 @@ link_failure() {
 
 # check_trade_off DIR: the sweep after the cut logged repair and rebalance
 # with each side's worst case, and the repair (installed) changed exactly the
-# entries the sweep's summary counts, no more than the rebalance would.
+# entries that sweep's summary counts, no more than the rebalance would.
 check_trade_off() {
   local line changed
   line=$(grep -o "trade-off: .*" "$1/osm.log" | tail -1)
   local pattern='repair \(keep_tables=on\) changes ([0-9]+) entries, worst-case contention ([0-9.]+); '
   pattern+='rebalance \(keep_tables=off\) changes ([0-9]+), worst-case contention ([0-9.]+)'
   [[ $line =~ $pattern ]] || { echo "no trade-off line with both figures after the cut (\"$line\")"; return 1; }
-  changed=$(grep -o "[0-9]* entries changed since the last sweep" "$1/osm.log" | tail -1 | cut -d' ' -f1)
+  # The summary of the sweep that logged it (OpenSM may sweep again after).
+  changed=$(awk '/trade-off: / { after = 1 } after && match($0, /[0-9]+ entries changed since the last sweep/) {
+    n = substr($0, RSTART); sub(/ .*/, "", n); print n; after = 0 }' "$1/osm.log" | tail -1)
   if [ "${BASH_REMATCH[1]}" != "$changed" ] || (( BASH_REMATCH[1] > BASH_REMATCH[3] )); then
     echo "trade-off: repair ${BASH_REMATCH[1]} entries, rebalance ${BASH_REMATCH[3]}, summary says $changed changed"
     return 1

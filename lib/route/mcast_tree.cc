@@ -65,9 +65,10 @@ Bfs search(const Fabric& fabric, int root, auto allowed) {
   return bfs;
 }
 
-// The tree a search from `root` gives the member switches: each member
-// switch's path to the root, merged. Returns the switches in it.
-int tree_size(const Fabric& fabric, const Bfs& bfs, const std::vector<int>& member_switches, std::vector<bool>& in_tree) {
+// How many switches the tree a search gives the member switches holds:
+// each member switch's path to the root, merged.
+int tree_size(const Fabric& fabric, const Bfs& bfs, const std::vector<int>& member_switches) {
+  std::vector<bool> in_tree(fabric.size(), false);
   int size = 0;
   for (int x : member_switches)
     for (int at = x; !in_tree[at]; at = fabric.peer({at, bfs.up_port[at]}).node) {
@@ -102,8 +103,7 @@ Result<McastTree> build_tree(const Fabric& fabric, const std::vector<PortRef>& m
       depth = std::max(depth, bfs.depth[x]);
     }
     if (!spans) continue;
-    std::vector<bool> in_tree(fabric.size(), false);
-    const Candidate candidate{depth, tree_size(fabric, bfs, member_switches, in_tree), root};
+    const Candidate candidate{depth, tree_size(fabric, bfs, member_switches), root};
     if (!best.empty() && std::tie(candidate.depth, candidate.size) > std::tie(best[0].depth, best[0].size)) continue;
     if (!best.empty() && std::tie(candidate.depth, candidate.size) < std::tie(best[0].depth, best[0].size)) best.clear();
     best.push_back(candidate);

@@ -37,6 +37,8 @@ trap 'stop_osm; cleanup_ibsims; [ -n "${FTCLOS_E2E_KEEP:-}" ] || rm -rf "$work";
 "$FTCLOS" gen ring --switches 8 --hosts 2 -o "$work/ring-8.net"
 "$FTCLOS" gen torus --x 4 --y 4 --hosts 2 -o "$work/torus-4x4.net"
 "$FTCLOS" gen ftree --ports 8 --levels 3 --level-cables 4 --level-cables-level 2 -o "$work/ft-8-3-level-cables.net"
+"$FTCLOS" gen hypercube --dimensions 4 --hosts 2 -o "$work/hypercube-4.net"
+"$FTCLOS" gen dragonfly --groups 5 --switches 3 --hosts 2 -o "$work/dragonfly-5x3.net"
 # fabric net file | scheme
 cases=(
   "$root/ibsim-topos/ft-8-3.net|auto"
@@ -44,6 +46,8 @@ cases=(
   "$work/ft-8-3-level-cables.net|auto"
   "$work/ring-8.net|auto"
   "$work/torus-4x4.net|auto"
+  "$work/hypercube-4.net|auto"
+  "$work/dragonfly-5x3.net|auto"
 )
 
 # cas NET: the names of the CAs of a net file whose port 1 is cabled.
@@ -228,7 +232,8 @@ PY
   "$FTCLOS" audit "$dir/disc.net" "$dir/lfts.txt" --mcfdbs "$stock/opensm.mcfdbs" >"$stock/audit.txt" 2>&1 || true
   stop_osm
   stop_ibsim "${IBSIM_PIDS[-1]}"
-  out="$(grep -E "^multicast:" "$dir/audit.txt" | cut -d'(' -f1); credit loops: ours 0, OpenSM's tree"
+  out="$(grep -oE "scheme [a-z]+ chose [a-z-]+" "$dir/osm.log" | tail -1); "
+  out+="$(grep -E "^multicast:" "$dir/audit.txt" | cut -d'(' -f1); credit loops: ours 0, OpenSM's tree"
   out+=" $(sed -n 's/^credit loops: //p' "$stock/audit.txt") ($(grep -E "^multicast:" "$stock/audit.txt" | grep -oE "[0-9]+ unreached"))"
   echo "$out"
 }

@@ -29,7 +29,10 @@ work=$(mktemp -d)
 cd "$work"
 OSM_PID=
 stop_osm() {
-  [ -n "$OSM_PID" ] && kill "$OSM_PID" 2>/dev/null && wait "$OSM_PID" 2>/dev/null || true
+  if [ -n "$OSM_PID" ]; then
+    kill "$OSM_PID" 2>/dev/null || true
+    wait "$OSM_PID" 2>/dev/null || true
+  fi
   OSM_PID=
 }
 trap 'stop_osm; cleanup_ibsims; [ -n "${FTCLOS_E2E_KEEP:-}" ] || rm -rf "$work"; rm -f "$PLUGIN_CHECK"' EXIT
@@ -151,7 +154,7 @@ PY
 
 # run_case NET SCHEME DIR
 run_case() {
-  local net=$1 scheme=$2 dir=$3 sock host lid sw out stock
+  local net=$1 scheme=$2 dir=$3 sock host out stock
   sock=ftclos-mcast-$$-$(basename "$dir")
   host=$(first_ca "$net")
   start_ibsim "$sock" "$net" "$dir/ibsim.log" || return 1
@@ -181,9 +184,11 @@ run_case() {
 
   "$FTCLOS" audit "$dir/disc.net" "$dir/lfts.txt" --mcfdbs "$dir/opensm.mcfdbs" >"$dir/audit.txt" 2>&1 ||
     { echo "audit failed: $(grep -E "credit|multicast|unreach|e\.g\." "$dir/audit.txt" | head -5)"; return 1; }
-  grep -q "^credit loops: 0$" "$dir/audit.txt" && grep -q "^unreachable: 0$" "$dir/audit.txt" &&
-    grep -qE "^multicast: 2 groups, [0-9]+ members, [0-9]+ member pairs, 0 unreached, 0 looping" "$dir/audit.txt" ||
-    { echo "audit: $(grep -E "credit|multicast|unreach" "$dir/audit.txt")"; return 1; }
+  if ! grep -q "^credit loops: 0$" "$dir/audit.txt" || ! grep -q "^unreachable: 0$" "$dir/audit.txt" ||
+    ! grep -qE "^multicast: 2 groups, [0-9]+ members, [0-9]+ member pairs, 0 unreached, 0 looping" "$dir/audit.txt"; then
+    echo "audit: $(grep -E "credit|multicast|unreach" "$dir/audit.txt")"
+    return 1
+  fi
 
   # Control 1: the first group flooded over every switch cable (cycles: the
   # fabric has some) is found looping.

@@ -52,6 +52,35 @@ static void test_options(struct ftclos_engine *engine) {
 
 enum { LEAVES = 4, SPINES = 2, HOSTS = 8, NODES = LEAVES + SPINES + HOSTS };
 
+/* The tree of the first host of every leaf: one spine, down to each leaf's port 1. */
+static void test_mcast_tree(struct ftclos_engine *engine, const struct ftclos_node *nodes) {
+  uint64_t members[LEAVES + 1];
+  struct ftclos_mcast_port *ports = NULL;
+  size_t count = 0, k;
+  char *err = NULL;
+  int i, spines = 0, host_ports = 0;
+
+  for (i = 0; i < LEAVES; ++i)
+    members[i] = nodes[LEAVES + SPINES + 2 * i].guid + 1;
+  CHECK(ftclos_engine_mcast_tree(engine, 0xC001, members, LEAVES, &ports, &count, &err) == 0);
+  CHECK(err == NULL);
+  for (k = 0; ports && k < count; ++k) {
+    CHECK(ports[k].switch_guid >= 0x100u && ports[k].switch_guid < 0x100u + LEAVES + SPINES);
+    spines += ports[k].switch_guid >= 0x100u + LEAVES;
+    host_ports += ports[k].switch_guid < 0x100u + LEAVES && ports[k].port == 1;
+  }
+  CHECK(spines == LEAVES); /* one spine, one port per leaf */
+  CHECK(host_ports == LEAVES);
+  CHECK(count == 3 * LEAVES);
+  ftclos_free(ports);
+
+  members[LEAVES] = 0x999; /* no such port */
+  CHECK(ftclos_engine_mcast_tree(engine, 0xC001, members, LEAVES + 1, &ports, &count, &err) == -ENOENT);
+  CHECK(err && strstr(err, "ERR 16") && strstr(err, "0x0000000000000999"));
+  CHECK(ports == NULL && count == 0);
+  ftclos_free(err);
+}
+
 static void test_route(struct ftclos_engine *engine) {
   struct ftclos_node nodes[NODES];
   struct ftclos_link links[HOSTS + LEAVES * SPINES];
@@ -114,6 +143,7 @@ static void test_route(struct ftclos_engine *engine) {
       CHECK(ports[LEAVES + SPINES + j + 1] == 1 + j / 2);
   }
   CHECK(ftclos_engine_lft(engine, LEAVES + SPINES, &ports, &max_lid) == -ENOENT); /* a CA */
+  test_mcast_tree(engine, nodes);
 
   /* A path-bits file that cannot be written: -EIO, the tables stay. */
   CHECK(ftclos_engine_set_options(engine, "scheme=dmodk pathbits_file=pathbits", &err) == 0);

@@ -24,6 +24,7 @@
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "audit/audit.h"
@@ -33,6 +34,7 @@
 #include "detect/host_hints.h"
 #include "detect/summary.h"
 #include "route/engine_options.h"
+#include "route/mcast_tree.h"
 #include "route/path_bits.h"
 #include "route/previous_tables.h"
 #include "route/routing.h"
@@ -47,7 +49,8 @@ using Clock = std::chrono::steady_clock;
 
 // The error numbers of plugin/README.md.
 enum Err { kBadOptions = 1, kBadSubnet, kCannotRoute, kLmcRefused, kLmcShort, kUnreachableRefused,
-           kUnreachableAllowed, kCreditLoops, kPathBitsUnwritten, kInternal, kBadHints = 13 };
+           kUnreachableAllowed, kCreditLoops, kPathBitsUnwritten, kInternal, kBadHints = 13, kMcastUnordered = 15,
+           kMcastTree };
 
 std::string err(Err number, std::string_view what) { return fmt::format("ERR {:02d}: {}", static_cast<int>(number), what); }
 
@@ -88,6 +91,12 @@ struct ftclos_engine {
   // The last routing, for the C side to copy and for path_sl.
   std::vector<int> switch_of;
   ftclos::Lfts lfts;
+  // The last routing's fabric and its unicast order, for multicast trees;
+  // members come by port GUID (OpenSM renumbers nothing between the two calls,
+  // but GUIDs need no node order).
+  ftclos::Fabric fabric;
+  ftclos::SwitchOrder order;
+  std::unordered_map<uint64_t, ftclos::PortRef> port_by_guid;
   // The last routing by GUID, for the next sweep's keep step (node order and LIDs may change).
   ftclos::TablesByGuid kept;
   std::mutex sl_mutex;
@@ -110,7 +119,51 @@ struct ftclos_engine {
     switch_of.clear();
     lfts = {};
     kept = {};
+    fabric = {};
+    order = {};
+    port_by_guid.clear();
     set_sls(nullptr);
+  }
+
+  // The tree of one group; 0, 1 (fallback tree) or a negative errno value.
+  int mcast_tree(uint16_t mlid, const uint64_t* guids, size_t count, std::vector<ftclos_mcast_port>& out,
+                 Failure& failure) const {
+    if (port_by_guid.empty()) {
+      failure = {-ENOENT, err(kMcastTree, fmt::format("MLID 0x{:04X}: no ftclos routing to build a tree on", mlid))};
+      return failure.code;
+    }
+    std::vector<ftclos::PortRef> members;
+    for (size_t i = 0; i < count; ++i) {
+      const auto found = port_by_guid.find(guids[i]);
+      if (found == port_by_guid.end()) {
+        failure = {-ENOENT, err(kMcastTree, fmt::format("MLID 0x{:04X}: member port {} is not in the routed fabric",
+                                                        mlid, ftclos::format_guid(guids[i])))};
+        return failure.code;
+      }
+      if (std::ranges::find(members, found->second) == members.end()) members.push_back(found->second);
+    }
+    Result<ftclos::McastTree> tree = ftclos::build_mcast_tree(fabric, order, members, mlid);
+    int rc = 0;
+    if (!tree.ok()) {
+      const std::string why = tree.status().message();
+      tree = ftclos::build_shortest_path_tree(fabric, members, mlid);
+      if (!tree.ok()) {
+        failure = {-EHOSTUNREACH, err(kMcastTree, tree.status().message())};
+        return failure.code;
+      }
+      failure = {1, err(kMcastUnordered, why + "; a shortest-path tree instead, which may close credit loops with "
+                                               "unicast traffic on its VL")};
+      rc = 1;
+    }
+    int switches = 0;
+    for (int x = 0; x < fabric.size(); ++x) {
+      switches += !tree->forwarding.ports[x].empty();
+      for (const uint8_t port : tree->forwarding.ports[x]) out.push_back({fabric.node(x).guid, port});
+    }
+    log(FTCLOS_LOG_VERBOSE, fmt::format("MLID 0x{:04X}: {} member ports, tree of {} switches rooted at {}, depth {}{}",
+                                        mlid, members.size(), switches, fabric.node(tree->root).display_name(),
+                                        tree->depth, tree->ordered ? ", down the unicast order" : ""));
+    return rc;
   }
 
   // Returns 0 or the failure's code; logs what it found and decided.
@@ -296,6 +349,18 @@ struct ftclos_engine {
         routing.rerouted, churn(sweep), total_ms, sweep.recognize_ms, sweep.route_ms, sweep.check_ms);
   }
 
+  void keep_for_multicast(const Sweep& sweep) {
+    fabric = sweep.subnet.fabric;
+    const std::string_view scheme = sweep.routing.chosen.empty() ? std::string_view(options->scheme) : sweep.routing.chosen;
+    order = ftclos::unicast_order(fabric, sweep.detection, scheme);
+    port_by_guid.clear();
+    for (int x = 0; x < fabric.size(); ++x) {
+      const ftclos::Node& node = fabric.node(x);
+      for (int p = node.is_switch() ? 0 : 1; p <= (node.is_switch() ? 0 : node.num_ports); ++p)
+        if (node.ports[p].guid != 0) port_by_guid[node.ports[p].guid] = {x, p};
+    }
+  }
+
   std::string churn(const Sweep& sweep) const {
     if (sweep.changed < 0) return "no last sweep to compare with";
     const char* why = sweep.kept_entries          ? "its valid entries kept"
@@ -307,6 +372,7 @@ struct ftclos_engine {
 
   int publish(Sweep& sweep, const char* dump_dir, Failure& failure) {
     kept = ftclos::TablesByGuid(sweep.subnet.fabric, sweep.subnet.lids, sweep.routing.lfts);
+    keep_for_multicast(sweep);
     switch_of = std::move(sweep.subnet.switch_of);
     lfts = std::move(sweep.routing.lfts);
     if (sweep.routing.dest_sl.empty()) {
@@ -423,6 +489,22 @@ unsigned ftclos_engine_sl_count(struct ftclos_engine* engine) {
   } catch (...) {
   }
   return 1;
+}
+
+int ftclos_engine_mcast_tree(struct ftclos_engine* engine, uint16_t mlid, const uint64_t* member_guids,
+                             size_t num_members, struct ftclos_mcast_port** ports, size_t* count, char** errptr) {
+  *ports = nullptr;
+  *count = 0;
+  return guarded(errptr, [&](Failure& failure) {
+    std::vector<ftclos_mcast_port> out;
+    const int rc = engine->mcast_tree(mlid, member_guids, num_members, out, failure);
+    if (rc < 0) return rc;
+    *ports = static_cast<ftclos_mcast_port*>(std::malloc(std::max<size_t>(out.size(), 1) * sizeof(ftclos_mcast_port)));
+    if (!*ports) throw std::bad_alloc();
+    std::ranges::copy(out, *ports);
+    *count = out.size();
+    return rc;
+  });
 }
 
 void ftclos_engine_clear(struct ftclos_engine* engine) {

@@ -71,6 +71,25 @@ uint8_t ftclos_engine_path_sl(struct ftclos_engine *engine, uint8_t hint, uint16
  * routing. Thread-safe against ftclos_engine_route. */
 unsigned ftclos_engine_sl_count(struct ftclos_engine *engine);
 
+/* One port of one switch's MFT entry for a multicast group. */
+struct ftclos_mcast_port {
+  uint64_t switch_guid; /* node GUID, host order */
+  uint8_t port;         /* 0: the switch itself is a member */
+};
+
+/* The multicast tree of `mlid` (host order) for the member ports
+ * `member_guids` (port GUIDs, host order; repeats ignored) on the fabric of
+ * the last routing, keeping its unicast order (lib/route/mcast_tree.h).
+ * Stores a malloc'ed array of every (switch, port) of the group's MFT
+ * entries in *ports (free with ftclos_free) and its length in *count.
+ * Returns 0; 1 when no switch reaches every member going down the order,
+ * so the tree is a shortest-path tree that may close credit loops with
+ * unicast ("ERR 15: ..." in *errptr, the tables filled all the same);
+ * -ENOENT when there is no routing or a member is not in its fabric;
+ * -EHOSTUNREACH when no tree joins the members; -ENOMEM. */
+int ftclos_engine_mcast_tree(struct ftclos_engine *engine, uint16_t mlid, const uint64_t *member_guids,
+                             size_t num_members, struct ftclos_mcast_port **ports, size_t *count, char **errptr);
+
 /* Drops the routing (path_sl then returns hints). */
 void ftclos_engine_clear(struct ftclos_engine *engine);
 

@@ -10,7 +10,9 @@
  * member named `delete`). Symbols such as osm_port_get_lid_range_ho live in
  * the opensm executable itself (linked -rdynamic), so the module is linked
  * without -z defs. Everything runs under OpenSM's lock except path_sl.
- * update_sl2vl programs the SL-to-VL tables the routing's SLs need. */
+ * update_sl2vl programs the SL-to-VL tables the routing's SLs need;
+ * mcast_build_stree builds every multicast group's tree down the unicast
+ * order (lib/route/mcast_tree.h). */
 #include <opensm/osm_config.h>
 
 #include <errno.h>
@@ -23,6 +25,9 @@
 #include <iba/ib_types.h>
 #include <opensm/osm_event_plugin.h>
 #include <opensm/osm_log.h>
+#include <opensm/osm_mcast_tbl.h>
+#include <opensm/osm_mcm_port.h>
+#include <opensm/osm_multicast.h>
 #include <opensm/osm_node.h>
 #include <opensm/osm_opensm.h>
 #include <opensm/osm_port.h>
@@ -324,6 +329,75 @@ static uint8_t ftclos_path_sl(void *context, uint8_t hint, const ib_net16_t slid
   return ftclos_engine_path_sl(plugin->engine, hint, cl_ntoh16(slid), cl_ntoh16(dlid));
 }
 
+/* The member port GUIDs of every group of the box (repeats allowed), as
+ * OpenSM's osm_mcast_make_port_list_and_map gathers them; NULL when out of
+ * memory. */
+static uint64_t *member_guids(osm_mgrp_box_t *mbox, size_t *count) {
+  cl_list_item_t *item;
+  size_t n = 0, i = 0;
+  uint64_t *guids;
+  osm_mgrp_t *mgrp;
+  for (item = cl_qlist_head(&mbox->mgrp_list); item != cl_qlist_end(&mbox->mgrp_list); item = cl_qlist_next(item)) {
+    mgrp = cl_item_obj(item, mgrp, list_item);
+    n += cl_qmap_count(&mgrp->mcm_port_tbl);
+  }
+  guids = malloc((n ? n : 1) * sizeof(*guids));
+  if (!guids)
+    return NULL;
+  for (item = cl_qlist_head(&mbox->mgrp_list); item != cl_qlist_end(&mbox->mgrp_list); item = cl_qlist_next(item)) {
+    cl_map_item_t *member;
+    mgrp = cl_item_obj(item, mgrp, list_item);
+    for (member = cl_qmap_head(&mgrp->mcm_port_tbl); member != cl_qmap_end(&mgrp->mcm_port_tbl);
+         member = cl_qmap_next(member))
+      guids[i++] = cl_ntoh64(((osm_mcm_port_t *)member)->port->guid);
+  }
+  *count = i;
+  return guids;
+}
+
+/* OpenSM clears the MLID on every switch first (osm_mcast_mgr.c), then asks
+ * for the tree; an error leaves the group without one: OpenSM 3.3.23 does not
+ * fall back to its own tree. So a group whose members no switch reaches
+ * going down the unicast order still gets a (shortest-path) tree, with ERR 15. */
+static ib_api_status_t ftclos_mcast_build_stree(void *context, osm_mgrp_box_t *mbox) {
+  struct ftclos_plugin *plugin = context;
+  osm_opensm_t *osm = plugin->osm;
+  struct ftclos_mcast_port *ports = NULL;
+  size_t members = 0, count = 0, i;
+  uint64_t *guids = member_guids(mbox, &members);
+  char *err = NULL;
+  int rc;
+
+  if (!guids) {
+    osm_log(&osm->log, OSM_LOG_ERROR, "ftclos ERR 10: out of memory for MLID 0x%04X's members\n", mbox->mlid);
+    return IB_INSUFFICIENT_MEMORY;
+  }
+  if (members < 2) { /* as OpenSM's own tree builder: nothing to do */
+    free(guids);
+    return IB_SUCCESS;
+  }
+  rc = ftclos_engine_mcast_tree(plugin->engine, mbox->mlid, guids, members, &ports, &count, &err);
+  free(guids);
+  if (rc != 0)
+    osm_log(&osm->log, OSM_LOG_ERROR, "ftclos %s%s\n", err ? err : "ERR 10: out of memory",
+            rc < 0 ? "; the group gets no tree" : "");
+  ftclos_free(err);
+  for (i = 0; rc >= 0 && i < count; ++i) {
+    osm_switch_t *sw = osm_get_switch_by_guid(&osm->subn, cl_hton64(ports[i].switch_guid));
+    if (!sw || ports[i].port >= osm_node_get_num_physp(sw->p_node) || !osm_switch_supports_mcast(sw)) {
+      osm_log(&osm->log, OSM_LOG_ERROR,
+              "ftclos ERR 16: MLID 0x%04X: switch 0x%016" PRIx64 " port %u is not in the subnet or takes no "
+              "multicast; the group gets no tree\n", mbox->mlid, ports[i].switch_guid, ports[i].port);
+      rc = -ENOENT;
+    }
+  }
+  for (i = 0; rc >= 0 && i < count; ++i)
+    osm_mcast_tbl_set(osm_switch_get_mcast_tbl_ptr(osm_get_switch_by_guid(&osm->subn, cl_hton64(ports[i].switch_guid))),
+                      mbox->mlid, ports[i].port);
+  ftclos_free(ports);
+  return rc >= 0 ? IB_SUCCESS : IB_ERROR;
+}
+
 static void ftclos_destroy_engine(void *context) {
   struct ftclos_plugin *plugin = context;
   ftclos_engine_clear(plugin->engine);
@@ -335,6 +409,7 @@ static int ftclos_setup(struct osm_routing_engine *re, osm_opensm_t *osm) {
   re->ucast_build_fwd_tables = ftclos_ucast_build_fwd_tables;
   re->path_sl = ftclos_path_sl;
   re->update_sl2vl = ftclos_update_sl2vl;
+  re->mcast_build_stree = ftclos_mcast_build_stree;
   re->destroy = ftclos_destroy_engine;
   return 0;
 }

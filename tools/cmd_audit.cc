@@ -1,5 +1,6 @@
 // `ftclos audit TOPO LFT... [--pathbits FILE | --offset K | --all-offsets]
-// [--guid2lid FILE] [--sl FILE] [--sl2vl FILE] [--json FILE] [--html FILE]` or
+// [--guid2lid FILE] [--sl FILE] [--sl2vl FILE] [--mcfdbs FILE [--mcast-sl SL]]
+// [--json FILE] [--html FILE]` or
 // `ftclos audit TOPO [--scheme NAME] [--lmc L]` (auto when no tables are
 // given): what a set of forwarding
 // tables does with every CA pair
@@ -10,7 +11,10 @@
 // and `--schemes S,..` add more sets, each audited on its own and shown side
 // by side with the first (report/compare.h). --sl and --sl2vl give the first
 // set's SLs (audit/sl_file.h) and SL-to-VL tables (audit/sl2vl_file.h), so
-// credit loops are checked per VL as the subnet runs them.
+// credit loops are checked per VL as the subnet runs them. --mcfdbs adds
+// OpenSM's multicast tables (audit/mcfdbs_parse.h): every member must reach
+// every other, and the trees' channel dependencies join the first set's in
+// the credit-loop count (audit/mcast_check.h).
 // Exit status: 0 the tables are sound, 1 unreachable pairs or (credit)
 // loops in any set, 2 bad input. The summary goes to stdout (unless --json -
 // takes it), progress to stderr when it is a terminal.
@@ -24,6 +28,8 @@
 #include <vector>
 
 #include "audit/audit.h"
+#include "audit/mcast_check.h"
+#include "audit/mcfdbs_parse.h"
 #include "audit/sl2vl_file.h"
 #include "audit/sl_file.h"
 #include "audit_tables.h"
@@ -49,7 +55,17 @@ struct AuditOptions {
   HintFiles hint_files;
   std::string sl_file;     // empty: the set's own SLs (a scheme's), else SL 0
   std::string sl2vl_file;  // empty: VL = SL
+  std::string mcfdbs_file; // empty: no multicast
+  int mcast_sl = 0;        // the SL of every multicast group
 };
+
+// --mcfdbs, with every group on --mcast-sl.
+Result<std::vector<McastForwarding>> read_mcfdbs(const Fabric& fabric, const AuditOptions& options) {
+  if (options.mcfdbs_file.empty()) return std::vector<McastForwarding>{};
+  Result<TextFile> file = read_text_file(options.mcfdbs_file);
+  if (!file.ok()) return file.status();
+  return parse_mcfdbs(fabric, *file, static_cast<uint8_t>(options.mcast_sl));
+}
 
 // --sl and --sl2vl, read against the primary set's LIDs.
 Status read_sl_files(const Fabric& fabric, const AuditOptions& options, TableSet& set) {
@@ -73,7 +89,8 @@ Status read_sl_files(const Fabric& fabric, const AuditOptions& options, TableSet
 
 bool sound(const AuditedSet& audit) {
   const Correctness& c = audit.correctness;
-  return c.unreachable == 0 && c.loops == 0 && c.credit_loops == 0;
+  const bool multicast_sound = !audit.multicast || (audit.multicast->unreached == 0 && audit.multicast->looping == 0);
+  return c.unreachable == 0 && c.loops == 0 && c.credit_loops == 0 && multicast_sound;
 }
 
 // The --pattern options, checked against the host count before any work.
@@ -92,10 +109,11 @@ Result<std::vector<PatternSpec>> parse_patterns(const Fabric& fabric, const Audi
 // Correctness, worst-case contention and the patterns on one set.
 Result<AuditedSet> audit_set(const Fabric& fabric, const Detection& detection, const TableSet& set,
                              const std::vector<PatternSpec>& patterns, const AuditOptions& options,
-                             Progress& progress) {
+                             const std::vector<McastForwarding>* mcast, Progress& progress) {
   progress.stage(fmt::format("tables ready ({}); checking every CA pair", set.origin));
   const AuditInput input{fabric,      detection.levels, set.lids,          set.lfts, set.offsets,
-                         set.dest_sl, {},               set.sl_exceptions, set.sl2vl ? &*set.sl2vl : nullptr};
+                         set.dest_sl, {},               set.sl_exceptions, set.sl2vl ? &*set.sl2vl : nullptr,
+                         mcast};
   AuditedSet audit;
   audit.label = set.label;
   audit.origin = set.origin;
@@ -105,6 +123,7 @@ Result<AuditedSet> audit_set(const Fabric& fabric, const Detection& detection, c
   audit.unknown_lids = set.unknown_lids;
   audit.warnings = set.warnings;
   audit.correctness = check_correctness(input);
+  if (mcast) audit.multicast = check_multicast(fabric, *mcast);
   progress.stage("correctness done; computing the worst-case contention");
   audit.contention = worst_case_contention(input);
   progress.stage("contention done");
@@ -122,6 +141,8 @@ Status check_options(const AuditOptions& options) {
   const TableSources& sources = options.sources;
   if ((!options.sl_file.empty() || !options.sl2vl_file.empty()) && !sources.has_primary())
     return Status::Error("--sl and --sl2vl are for the LFT files or --scheme");
+  if (!options.mcfdbs_file.empty() && !sources.has_primary())
+    return Status::Error("--mcfdbs is for the LFT files or --scheme");
   if (!sources.lft_files.empty() && !sources.scheme.empty())
     return Status::Error("give either LFT files or --scheme NAME, not both");
   if (!sources.has_primary() && !sources.comparing())
@@ -152,9 +173,14 @@ int run(const AuditOptions& options) {
   Result<std::vector<TableSet>> sets = load_table_sets(*fabric, detection, sources, progress);
   if (!sets.ok()) return bad_input(sets.status());
   if (Status status = read_sl_files(*fabric, options, sets->front()); !status.ok()) return bad_input(status);
+  Result<std::vector<McastForwarding>> mcast = read_mcfdbs(*fabric, options);
+  if (!mcast.ok()) return bad_input(mcast.status());
   std::vector<AuditedSet> audits;
   for (const TableSet& set : *sets) {
-    Result<AuditedSet> audit = audit_set(*fabric, detection, set, *patterns, options, progress);
+    // The multicast tables go with the primary set: the subnet they were read from.
+    const bool with_mcast = !options.mcfdbs_file.empty() && &set == &sets->front() && sources.has_primary();
+    Result<AuditedSet> audit =
+        audit_set(*fabric, detection, set, *patterns, options, with_mcast ? &*mcast : nullptr, progress);
     if (!audit.ok()) return bad_input(audit.status());
     audits.push_back(std::move(*audit));
   }
@@ -202,6 +228,10 @@ void add_audit(CLI::App& app) {
                   "checked per VL (default: a scheme's own SLs, else SL 0)");
   sub->add_option("--sl2vl", options->sl2vl_file,
                   "SL-to-VL tables of the switches as `smpquery sl2vl LID PORT` prints them (default: VL = SL)");
+  sub->add_option("--mcfdbs", options->mcfdbs_file,
+                  "OpenSM's opensm.mcfdbs: check that every multicast member reaches every other, and count credit "
+                  "loops of unicast and multicast together");
+  sub->add_option("--mcast-sl", options->mcast_sl, "SL of the multicast groups (default 0)")->check(CLI::Range(0, 15));
   add_json(*sub, options->json);
   sub->add_option("--html", options->html, "Also write a self-contained HTML report (heatmaps, histograms) to this file");
   CLI::Option* scheme = add_scheme(*sub, sources.scheme, "Instead of LFT files, route the topology with this scheme");

@@ -13,6 +13,7 @@
 
 #include "core/fabric.h"
 #include "detect/levels.h"
+#include "route/mcast_tree.h"
 #include "route/routing.h"
 
 namespace ftclos {
@@ -67,6 +68,9 @@ struct AuditInput {
   std::vector<uint8_t> sl2vl;    // 16 entries; empty = VL = SL
   std::vector<SlException> sl_exceptions = {};  // sorted (LID, then source); override dest_sl
   const Sl2VlTables* sl2vl_ports = nullptr;     // per switch port pair; overrides sl2vl where given
+  // Multicast groups whose channel dependencies (each on its group's SL)
+  // join the unicast ones in the credit-loop count; nullptr = none.
+  const std::vector<McastForwarding>* mcast = nullptr;
 };
 
 /// A directed switch-to-switch channel: the egress port of the sending switch.

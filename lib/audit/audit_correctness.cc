@@ -30,7 +30,9 @@
 // channel or a lower down one), so an SL whose routes all do so needs no
 // graph; a column whose routes all do so is recorded only once some column
 // of an SL sharing a VL with it does not (replayed after the walk), so that
-// every thread count finds the same graphs.
+// every thread count finds the same graphs. Multicast groups
+// (AuditInput::mcast) add every turn their trees make, on their SL, and so
+// always need the graph of the VLs it maps to.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -41,6 +43,7 @@
 #include <span>
 
 #include "audit/audit_walk.h"
+#include "audit/mcast_check.h"
 
 namespace ftclos {
 namespace {
@@ -308,6 +311,15 @@ class Auditor {
       for (size_t c = 0; c < ours.size(); ++c)
         for (int w = 0; w < 4; ++w) ours[c][w] |= theirs[c][w];
     }
+  }
+
+  // Adds the channel dependencies of a multicast group's packets on its SL.
+  void add_multicast(const McastForwarding& group) {
+    const int sl = std::min<int>(group.sl, kVls - 1);
+    counts_.sls_used |= 1u << sl;
+    for_each_multicast_dependency(in_.fabric, group, [&](PortRef channel, int out) {
+      dependencies(sl)[channels_.of(channel)][out / 64] |= uint64_t{1} << (out % 64);
+    });
   }
 
   Correctness& counts() { return counts_; }
@@ -647,11 +659,16 @@ Correctness check_correctness(const AuditInput& input) {
   for (const Auditor& auditor : auditors)
     for (int sl = 0; sl < kVls; ++sl)
       if (auditor.turned()[sl]) turned_vls |= vls[sl];
+  // Multicast packets turn every way a tree lets them: their VLs need the graph.
+  if (input.mcast)
+    for (const McastForwarding& group : *input.mcast) turned_vls |= vls[std::min<int>(group.sl, kVls - 1)];
   std::array<bool, kVls> replay{};
   for (int sl = 0; sl < kVls; ++sl) replay[sl] = (vls[sl] & turned_vls) != 0;
   for_each_block(workers, workers, [&](int w, long, long) { auditors[w].replay_deferred(replay); });
   Auditor& all = auditors.front();
   for (int w = 1; w < workers; ++w) all.absorb(auditors[w]);
+  if (input.mcast)
+    for (const McastForwarding& group : *input.mcast) all.add_multicast(group);
   count_unaddressed(input, senders, pieces, all);
   for (int sl = 0; sl < kVls; ++sl)
     if (all.counts().sls_used & (1u << sl)) all.counts().vls_used |= vls[sl];

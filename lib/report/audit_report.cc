@@ -97,6 +97,12 @@ std::string audit_summary(const Fabric& fabric, const Detection& detection, cons
     fmt::format_to(out, "disconnected: {} (CA pairs no cable path joins: not routing failures, not in pairs)\n",
                    correctness.disconnected);
   for (const std::string& example : correctness.examples) fmt::format_to(out, "  e.g. {}\n", example);
+  if (const std::optional<McastCheck>& m = audit.multicast) {
+    fmt::format_to(out, "multicast: {} groups, {} members, {} member pairs, {} unreached, {} looping senders "
+                   "(credit loops above count unicast and multicast together)\n",
+                   m->groups, m->members, m->pairs, m->unreached, m->looping);
+    for (const std::string& example : m->examples) fmt::format_to(out, "  e.g. {}\n", example);
+  }
   fmt::format_to(out, "worst-case contention: {:g}{}\n", contention.worst_case, contention.exact ? "" : " (a bound)");
   if (!contention.links.empty()) {
     const Node& sw = fabric.node(contention.worst_link.node);

@@ -4,12 +4,14 @@
 // traffic/pattern_load.h; this is how its results are laid out.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "audit/audit.h"
+#include "audit/mcast_check.h"
 #include "core/fabric.h"
 #include "detect/detect.h"
 #include "report/compare.h"
@@ -28,6 +30,7 @@ struct AuditedSet {
   std::vector<std::string> warnings;
   Correctness correctness;
   Contention contention;
+  std::optional<McastCheck> multicast;  // when multicast tables were given (their credit loops are in correctness)
   std::vector<PatternStats> patterns;  // the same patterns in the same order for every set
 };
 

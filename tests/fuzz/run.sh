@@ -14,7 +14,7 @@ if [ ! -d $build ]; then
   CC=clang CXX=clang++ meson setup $build -Dfuzz=true -Dtests=false -Db_sanitize=address,undefined -Db_lundef=false \
     -Dbuildtype=debugoptimized >/dev/null
 fi
-targets=(netfile lft path_bits engine_options)
+targets=(netfile lft path_bits engine_options mcfdbs)
 if ! ninja -C $build "${targets[@]/%/_fuzz}" >$build/build.log 2>&1; then
   echo "fuzz: the targets do not build with clang:"
   grep -E "error|FAILED" $build/build.log | head -20
@@ -24,7 +24,7 @@ fi
 # Seeds: real inputs of each kind, made by the regular build's ftclos.
 [ -x build/ftclos ] || ninja -C build ftclos >/dev/null
 corpus=$build/corpus
-rm -rf "$corpus" && mkdir -p "$corpus"/{netfile,lft,path_bits,engine_options} $build/crashes
+rm -rf "$corpus" && mkdir -p "$corpus"/{netfile,lft,path_bits,engine_options,mcfdbs} $build/crashes
 cp ibsim-topos/*.net "$corpus/netfile/"
 build/ftclos gen ftree --ports 4 --levels 2 -o $build/ft-4-2.net 2>/dev/null
 for lmc in 0 1 2; do
@@ -43,6 +43,9 @@ for guid, (low, high) in runs.items(): print(f"{guid} {low:#x} {high:#x}")' "$du
 done
 
 printf 'scheme=auto pathbits_file=ftclos-pathbits' >"$corpus/engine_options/default"
+# A group over FT(4,2)'s first leaf and spine, as OpenSM dumps it.
+printf '\nSwitch 0xf7c1000000000001\nLID    : Out Port(s)\n0xC001 : 0x001  0x002  0x003 \n\nSwitch 0xf7c1000000000005\nLID    : Out Port(s)\n0xC001 : 0x001 \n' \
+  >"$corpus/mcfdbs/leaf-and-spine"
 printf 'scheme=osrm,lmc_shortfall=refuse\tunreachable=allow' >"$corpus/engine_options/all"
 
 status=0

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <numeric>
 #include <random>
 #include <tuple>
 #include <vector>
@@ -154,12 +155,18 @@ class Polisher {
       // Detours on SL 0 (a layering that ran out of SLs) stay as they are.
       const bool movable = sl != 0 || !(reach_.may_detour(exit) && reach_.has_detours(exit.target));
       dests_.push_back({lid, exit, sl, movable});
+      dest_nodes_.push_back(n);
     }
     for (size_t lid = 0; lid < dest_sl.size(); ++lid)
       if (dest_sl[lid] != 0) {
         if (lids_on_sl_.size() <= dest_sl[lid]) lids_on_sl_.resize(dest_sl[lid] + 1);
         lids_on_sl_[dest_sl[lid]].push_back(static_cast<int>(lid));
       }
+    std::vector<int> by_name(fabric_.size());
+    std::iota(by_name.begin(), by_name.end(), 0);
+    std::ranges::sort(by_name, {}, [&](int node) -> const std::string& { return fabric_.node(node).name; });
+    rank_.assign(fabric_.size(), 0);
+    for (int i = 0; i < fabric_.size(); ++i) rank_[by_name[i]] = i;
     words_ = (entries_.size() + 63) / 64;
     state_.sets.assign(dests_.size() * switches_.size() * words_, 0);
     state_.histogram.assign(dests_.size() + 1, 0);
@@ -297,14 +304,18 @@ class Polisher {
         if (!dests_[d].movable || std::all_of(bits, bits + words_, [](uint64_t w) { return w == 0; })) continue;
         for (size_t s = 0; s < switches_.size(); ++s) {
           const std::vector<uint8_t>& ports = options_[d * switches_.size() + s];
-          if (ports.empty() || !path(d, switches_[s], nodes)) continue;
+          if (ports.empty()) continue;
+          const bool delivers = path(d, switches_[s], nodes);
+          work_ += static_cast<long>(nodes.size());
+          if (!delivers) continue;
           if (std::ranges::find(nodes, y) == nodes.end()) continue;  // its path misses the channel
           for (uint8_t port : ports)
             if (port != lft(d, switches_[s])) moves.push_back({d, switches_[s], port});
         }
       }
     }
-    std::ranges::sort(moves, {}, [](const Move& m) { return std::tuple{m.dest, m.at, m.port}; });
+    // By names, not node indices: the same fabric listed in another order gets the same tables.
+    std::ranges::sort(moves, {}, [&](const Move& m) { return std::tuple{rank_[dest_nodes_[m.dest]], rank_[m.at], m.port}; });
     moves.erase(std::unique(moves.begin(), moves.end(),
                             [](const Move& a, const Move& b) { return a.dest == b.dest && a.at == b.at && a.port == b.port; }),
                 moves.end());
@@ -384,6 +395,8 @@ class Polisher {
   std::vector<int> entry_bit_;      // per node: its bit in the sets, -1 when no CA hangs on it
   std::vector<long> members_;       // per entry: its CAs
   std::vector<Dest> dests_;
+  std::vector<int> dest_nodes_;     // per destination: its CA
+  std::vector<int> rank_;           // per node: its place by name
   State state_;
   std::vector<std::vector<int>> lids_on_sl_;  // per SL > 0: its LIDs
   size_t words_ = 0;

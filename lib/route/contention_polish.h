@@ -1,20 +1,24 @@
-// A local search after a destination-based router (updown, dmodk) on small
-// fabrics: it lowers the worst-case contention the audit measures (per
-// channel the maximum bipartite matching of the (source, destination) pairs
-// routed over it, core/bipartite_matching.h; Yuan et al. §IV) by moving LFT
-// entries that feed the channels at the worst case to other ports.
+// A local search after a destination-based router (updown; dmodk where
+// attached hosts or damage leave the labels) on small fabrics at LMC 0: it
+// lowers the worst-case contention the audit measures (per channel the
+// maximum bipartite matching of the (source, destination) pairs routed over
+// it, core/bipartite_matching.h; Yuan et al. §IV) by moving LFT entries that
+// feed the channels at the worst case to other ports.
 //
 // A move changes one entry (switch X, destination CA LID) to another of X's
 // best ports toward the destination (route/updown_reach.h: up ports whose
-// parent still reaches it on a shortest up/down path, or the other down
-// ports of a random Clos), so paths stay up, then down: loop-free and
-// deadlock-free on SL 0. Destinations on SL layers (attached hosts reached
-// by detours, route/detour_layers.h) keep their entries, so every layer's
-// channel dependency graph stays what layer_detours made acyclic; their
-// pairs still count. A move is kept when (worst case, channels at it, sum
+// parent still reaches it on a shortest up/down path, the other down ports
+// of a random Clos, the other shortest detours toward an attached host), so
+// compute traffic stays up, then down on SL 0: loop-free and deadlock-free.
+// A move of a layered destination (attached hosts reached by detours,
+// route/detour_layers.h) is kept only while its SL's channel dependency
+// graph stays acyclic. A move is kept when (worst case, channels at it, sum
 // of squares over channels) falls lexicographically; only the channels
-// whose pairs change are matched again. Deterministic (seeded order of the
-// candidates) and bounded by a work budget.
+// whose pairs change are matched again. Iterated: from the best tables
+// found, a few random moves at the worst channels, then the climb again,
+// until 12 rounds in a row find nothing better or the work budget is
+// spent. Deterministic: candidates are ordered by node names, then shuffled
+// by the seed, so the same fabric in another node order gets the same tables.
 #pragma once
 
 #include <cstdint>
@@ -31,7 +35,8 @@ struct PolishLimits {
   // 10,080-host RFC must not route slower.
   int max_cas = 1024;
   // Work: per channel matching, the destinations scanned plus the pairs of
-  // (entry switch, destination) built, the first pass included.
+  // (entry switch, destination) built, and the hops walked to find
+  // candidates; the first pass included.
   long max_work = 50'000'000;
   uint64_t seed = 1;
 };

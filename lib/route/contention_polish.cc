@@ -34,6 +34,7 @@ struct Move {
   int dest = 0;  // index into Polisher::dests_
   int at = 0;    // switch node
   uint8_t port = 0;
+  bool siblings = false;  // the switches that share `at`'s next hop for dest move too
 };
 
 // What moves change, apart from the LFTs: copied to keep the best tables found.
@@ -310,14 +311,17 @@ class Polisher {
           if (!delivers) continue;
           if (std::ranges::find(nodes, y) == nodes.end()) continue;  // its path misses the channel
           for (uint8_t port : ports)
-            if (port != lft(d, switches_[s])) moves.push_back({d, switches_[s], port});
+            if (port != lft(d, switches_[s]))
+              for (bool siblings : {false, true}) moves.push_back({d, switches_[s], port, siblings});
         }
       }
     }
     // By names, not node indices: the same fabric listed in another order gets the same tables.
-    std::ranges::sort(moves, {}, [&](const Move& m) { return std::tuple{rank_[dest_nodes_[m.dest]], rank_[m.at], m.port}; });
+    std::ranges::sort(moves, {}, [&](const Move& m) { return std::tuple{rank_[dest_nodes_[m.dest]], rank_[m.at], m.port, m.siblings}; });
     moves.erase(std::unique(moves.begin(), moves.end(),
-                            [](const Move& a, const Move& b) { return a.dest == b.dest && a.at == b.at && a.port == b.port; }),
+                            [](const Move& a, const Move& b) {
+                              return a.dest == b.dest && a.at == b.at && a.port == b.port && a.siblings == b.siblings;
+                            }),
                 moves.end());
     return moves;
   }
@@ -337,26 +341,77 @@ class Polisher {
     lfts_.port[x][dests_[d].lid] = static_cast<uint8_t>(to_port);
   }
 
+  // One entry of the destination being moved, as applied, for undoing it.
+  struct Change {
+    int at = 0, old_port = 0, new_port = 0;
+    std::vector<int> old_path, new_path;
+    std::vector<uint64_t> sources;
+  };
+
+  // Changes d's entry at x to `port` and moves x's sources along; false,
+  // changing nothing, when x carries no CA traffic for d, or the new path
+  // does not deliver or meets those sources again.
+  bool apply(int d, int x, int port, std::vector<Change>& done, std::vector<int>& touched) {
+    Change change{x, lft(d, x), port, {}, {}, {}};
+    if (!path(d, x, change.old_path) || channel(x, port) < 0 || channel(x, change.old_port) < 0) return false;
+    change.sources.assign(set(d, x), set(d, x) + words_);
+    if (std::ranges::all_of(change.sources, [](uint64_t w) { return w == 0; })) return false;
+    lfts_.port[x][dests_[d].lid] = static_cast<uint8_t>(port);
+    const bool delivers = path(d, x, change.new_path);
+    lfts_.port[x][dests_[d].lid] = static_cast<uint8_t>(change.old_port);
+    if (!delivers || !disjoint_off_path(d, change.sources, change.old_path, change.new_path)) return false;
+    retarget(d, x, change.old_port, port);
+    shift(d, change.sources, change.old_path, change.new_path);
+    touched.push_back(channel(x, change.old_port));
+    touched.push_back(channel(x, port));
+    for (const std::vector<int>* p : {&change.old_path, &change.new_path})
+      for (size_t i = 1; i + 1 < p->size(); ++i) touched.push_back(channel((*p)[i], lft(d, (*p)[i])));
+    done.push_back(std::move(change));
+    return true;
+  }
+
+  void undo(int d, std::vector<Change>& done) {
+    for (auto it = done.rbegin(); it != done.rend(); ++it) {
+      shift(d, it->sources, it->new_path, it->old_path);
+      retarget(d, it->at, it->new_port, it->old_port);
+    }
+    done.clear();
+  }
+
+  // The entries a move changes: its own, and with `siblings` those of every
+  // other switch that sends d to the same next switch and may send it where
+  // the move does, so the whole destination changes its turning point.
+  std::vector<std::pair<int, int>> entries_of(const Move& move) const {
+    std::vector<std::pair<int, int>> entries{{move.at, move.port}};
+    if (!move.siblings) return entries;
+    const int d = move.dest;
+    const int from = fabric_.node(move.at).ports[lft(d, move.at)].peer.node;
+    const int to = fabric_.node(move.at).ports[move.port].peer.node;
+    for (size_t s = 0; s < switches_.size(); ++s) {
+      const int z = switches_[s];
+      const int now = lft(d, z);
+      if (z == move.at || channel(z, now) < 0 || fabric_.node(z).ports[now].peer.node != from) continue;
+      for (uint8_t port : options_[d * switches_.size() + s])
+        if (fabric_.node(z).ports[port].peer.node == to) {
+          entries.emplace_back(z, port);
+          break;
+        }
+    }
+    return entries;
+  }
+
   // Applies the move and keeps it when the score falls (or `always`) and
   // its layer stays acyclic; else undoes it.
   bool try_move(const Move& move, bool always) {
-    const int d = move.dest, x = move.at, old_port = lft(d, x);
-    std::vector<int> old_path, new_path;
-    if (!path(d, x, old_path) || channel(x, move.port) < 0 || channel(x, old_port) < 0) return false;
-    std::vector<uint64_t>& sources = sources_;
-    sources.assign(set(d, x), set(d, x) + words_);
-    if (std::ranges::all_of(sources, [](uint64_t w) { return w == 0; })) return false;
-    lfts_.port[x][dests_[d].lid] = move.port;
-    const bool delivers = path(d, x, new_path);
-    lfts_.port[x][dests_[d].lid] = static_cast<uint8_t>(old_port);
-    if (!delivers || !disjoint_off_path(d, sources, old_path, new_path)) return false;
-
+    const int d = move.dest;
     const Score before = score();
-    retarget(d, x, old_port, move.port);
-    shift(d, sources, old_path, new_path);
-    std::vector<int> touched{channel(x, old_port), channel(x, move.port)};
-    for (const std::vector<int>* p : {&old_path, &new_path})
-      for (size_t i = 1; i + 1 < p->size(); ++i) touched.push_back(channel((*p)[i], lft(d, (*p)[i])));
+    std::vector<Change> done;
+    std::vector<int> touched;
+    for (const auto& [at, port] : entries_of(move))
+      if (!apply(d, at, port, done, touched) && (at == move.at || !move.siblings)) {
+        undo(d, done);
+        return false;
+      }
     std::ranges::sort(touched);
     touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
     std::vector<long> saved;
@@ -367,8 +422,7 @@ class Polisher {
     if ((always || score() < before) &&
         (dests_[d].sl == 0 || layer_acyclic(fabric_, lfts_, lids_on_sl_[dests_[d].sl])))
       return true;
-    shift(d, sources, new_path, old_path);
-    retarget(d, x, move.port, old_port);
+    undo(d, done);
     for (size_t i = 0; i < touched.size(); ++i) set_value(touched[i], saved[i]);
     return false;
   }
@@ -404,7 +458,6 @@ class Polisher {
   std::vector<int> first_channel_;  // per switch node
   std::vector<int> channel_nodes_;  // per channel: its switch
   long work_ = 0;  // destinations scanned and pairs of entry switch and destination built, over every matching
-  std::vector<uint64_t> sources_;   // the move being tried: the entry switches whose path crosses its switch
   std::vector<const uint64_t*> classes_;  // contention(): the sets of the destinations on the channel
   Bipartite graph_;
   std::vector<int> used_;  // contention(): the entries given a left node

@@ -13,6 +13,7 @@
 #include <numeric>
 #include <random>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "core/bipartite_matching.h"
@@ -69,7 +70,8 @@ class Polisher {
   /// Iterated local search: climbs to a local optimum, then from the best
   /// tables found kicks a few entries feeding the worst channels to other
   /// legal ports and climbs again, until `kFruitlessRounds` rounds in a row
-  /// find nothing better or the budget is spent. Leaves the best tables.
+  /// lower neither the worst case nor the channels at it, or the budget is
+  /// spent. Leaves the best tables.
   void search(const PolishLimits& limits, bool& budget_spent) {
     std::mt19937_64 rng(limits.seed);
     climb(limits, rng, budget_spent);
@@ -80,10 +82,12 @@ class Polisher {
       kick(rng);
       climb(limits, rng, budget_spent);
       if (score() < best_score) {
+        // Only a lower worst case or fewer channels at it restart the count.
+        if (std::pair{score().worst, score().at_worst} < std::pair{best_score.worst, best_score.at_worst})
+          fruitless = -1;
         best = state_;
         best_lfts = lfts_.port;
         best_score = score();
-        fruitless = -1;
       } else {
         state_ = best;
         lfts_.port = best_lfts;
@@ -362,10 +366,13 @@ class Polisher {
     if (!delivers || !disjoint_off_path(d, change.sources, change.old_path, change.new_path)) return false;
     retarget(d, x, change.old_port, port);
     shift(d, change.sources, change.old_path, change.new_path);
-    touched.push_back(channel(x, change.old_port));
+    // Channels that gain pairs first: the move fails as soon as one passes the worst case.
     touched.push_back(channel(x, port));
-    for (const std::vector<int>* p : {&change.old_path, &change.new_path})
-      for (size_t i = 1; i + 1 < p->size(); ++i) touched.push_back(channel((*p)[i], lft(d, (*p)[i])));
+    for (size_t i = 1; i + 1 < change.new_path.size(); ++i)
+      touched.push_back(channel(change.new_path[i], lft(d, change.new_path[i])));
+    touched.push_back(channel(x, change.old_port));
+    for (size_t i = 1; i + 1 < change.old_path.size(); ++i)
+      touched.push_back(channel(change.old_path[i], lft(d, change.old_path[i])));
     done.push_back(std::move(change));
     return true;
   }
@@ -404,6 +411,7 @@ class Polisher {
   // its layer stays acyclic; else undoes it.
   bool try_move(const Move& move, bool always) {
     const int d = move.dest;
+    work_ += static_cast<long>(switches_.size());  // the walks and the search for siblings
     const Score before = score();
     std::vector<Change> done;
     std::vector<int> touched;
@@ -412,18 +420,24 @@ class Polisher {
         undo(d, done);
         return false;
       }
-    std::ranges::sort(touched);
-    touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
+    std::vector<int> matched;  // touched channels, each once, in order
     std::vector<long> saved;
+    bool worse = false;
     for (int c : touched) {
+      if (std::ranges::find(matched, c) != matched.end()) continue;
+      matched.push_back(c);
       saved.push_back(state_.value[c]);
       set_value(c, contention(c));
+      if (!always && state_.value[c] > before.worst) {
+        worse = true;
+        break;
+      }
     }
-    if ((always || score() < before) &&
+    if (!worse && (always || score() < before) &&
         (dests_[d].sl == 0 || layer_acyclic(fabric_, lfts_, lids_on_sl_[dests_[d].sl])))
       return true;
     undo(d, done);
-    for (size_t i = 0; i < touched.size(); ++i) set_value(touched[i], saved[i]);
+    for (size_t i = 0; i < matched.size(); ++i) set_value(matched[i], saved[i]);
     return false;
   }
 

@@ -35,11 +35,10 @@
 #include <span>
 
 #include "audit/audit_walk.h"
+#include "core/bipartite_matching.h"
 
 namespace ftclos {
 namespace {
-
-constexpr size_t kMaxWeightedArcs = 200'000;  // min-cost flow beyond this is too slow to promise
 
 // ---- Hash-consed multisets of sender groups ----
 
@@ -261,183 +260,6 @@ class Collector {
   std::vector<std::pair<int, int>> watched_;
 };
 
-// ---- The matching of one channel: flows on its groups x classes graph ----
-
-struct Bipartite {
-  std::vector<long> left_cap;   // per group: its CAs
-  std::vector<long> right_cap;  // per class: its destinations
-  struct Edge {
-    int left = 0, right = 0;
-    int weight = 1;  // offsets of the pair crossing the channel
-  };
-  std::vector<Edge> edges;
-};
-
-struct Solution {
-  long value = 0;          // sum of flow x weight
-  bool exact = true;       // false: value is an upper bound, flow empty
-  std::vector<long> flow;  // per edge
-};
-
-// Residual network for Dinic (max flow) and successive shortest paths (max profit).
-class FlowNetwork {
- public:
-  explicit FlowNetwork(int nodes) : out_(nodes) {}
-
-  int add(int from, int to, long cap, long cost) {
-    out_[from].push_back(static_cast<int>(arcs_.size()));
-    arcs_.push_back({to, cap, cost});
-    out_[to].push_back(static_cast<int>(arcs_.size()));
-    arcs_.push_back({from, 0, -cost});
-    return static_cast<int>(arcs_.size()) - 2;
-  }
-  long flow(int arc) const { return arcs_[arc ^ 1].cap; }
-  size_t arcs() const { return arcs_.size(); }
-
-  void max_flow(int s, int t) {
-    while (layer(s, t)) {
-      next_.assign(out_.size(), 0);
-      while (push(s, t, std::numeric_limits<long>::max()) > 0) {
-      }
-    }
-  }
-
-  /// Augments along cheapest paths while they have negative cost; false when `budget` relaxations ran out.
-  bool min_cost_flow(int s, int t, long budget) {
-    const long kInf = std::numeric_limits<long>::max();
-    std::vector<long> dist;
-    std::vector<int> via;
-    std::vector<bool> queued;
-    for (;;) {
-      dist.assign(out_.size(), kInf);
-      via.assign(out_.size(), -1);
-      queued.assign(out_.size(), false);
-      std::vector<int> queue{s};
-      dist[s] = 0;
-      for (size_t head = 0; head < queue.size(); ++head) {  // SPFA: the residual costs may be negative
-        const int v = queue[head];
-        queued[v] = false;
-        for (int a : out_[v]) {
-          if (--budget < 0) return false;
-          const Arc& arc = arcs_[a];
-          if (arc.cap > 0 && dist[v] + arc.cost < dist[arc.to]) {
-            dist[arc.to] = dist[v] + arc.cost;
-            via[arc.to] = a;
-            if (!queued[arc.to]) {
-              queued[arc.to] = true;
-              queue.push_back(arc.to);
-            }
-          }
-        }
-      }
-      if (dist[t] >= 0) return true;  // no path, or none that adds weight
-      long amount = kInf;
-      for (int v = t; v != s; v = arcs_[via[v] ^ 1].to) amount = std::min(amount, arcs_[via[v]].cap);
-      for (int v = t; v != s; v = arcs_[via[v] ^ 1].to) {
-        arcs_[via[v]].cap -= amount;
-        arcs_[via[v] ^ 1].cap += amount;
-      }
-    }
-  }
-
- private:
-  struct Arc {
-    int to;
-    long cap;
-    long cost;
-  };
-
-  bool layer(int s, int t) {
-    level_.assign(out_.size(), -1);
-    std::vector<int> queue{s};
-    level_[s] = 0;
-    for (size_t head = 0; head < queue.size(); ++head)
-      for (int a : out_[queue[head]])
-        if (arcs_[a].cap > 0 && level_[arcs_[a].to] < 0) {
-          level_[arcs_[a].to] = level_[queue[head]] + 1;
-          queue.push_back(arcs_[a].to);
-        }
-    return level_[t] >= 0;
-  }
-
-  long push(int v, int t, long limit) {
-    if (v == t) return limit;
-    for (size_t& i = next_[v]; i < out_[v].size(); ++i) {
-      Arc& arc = arcs_[out_[v][i]];
-      if (arc.cap <= 0 || level_[arc.to] != level_[v] + 1) continue;
-      if (const long pushed = push(arc.to, t, std::min(limit, arc.cap)); pushed > 0) {
-        arc.cap -= pushed;
-        arcs_[out_[v][i] ^ 1].cap += pushed;
-        return pushed;
-      }
-    }
-    return 0;
-  }
-
-  std::vector<Arc> arcs_;
-  std::vector<std::vector<int>> out_;
-  std::vector<int> level_;
-  std::vector<size_t> next_;
-};
-
-// Heaviest edges first, each as much as both ends have left.
-Solution greedy(const Bipartite& g) {
-  std::vector<int> order(g.edges.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::ranges::stable_sort(order, std::greater{}, [&](int e) { return g.edges[e].weight; });
-  std::vector<long> left = g.left_cap, right = g.right_cap;
-  Solution out;
-  out.flow.assign(g.edges.size(), 0);
-  for (int e : order) {
-    const Bipartite::Edge& edge = g.edges[e];
-    const long amount = std::min(left[edge.left], right[edge.right]);
-    out.flow[e] = amount;
-    left[edge.left] -= amount;
-    right[edge.right] -= amount;
-    out.value += amount * edge.weight;
-  }
-  return out;
-}
-
-// min over the two sides of: sum of capacity x heaviest edge. Every matched pair uses one unit on each side.
-long upper_bound(const Bipartite& g) {
-  std::vector<int> left_max(g.left_cap.size(), 0), right_max(g.right_cap.size(), 0);
-  for (const Bipartite::Edge& edge : g.edges) {
-    left_max[edge.left] = std::max(left_max[edge.left], edge.weight);
-    right_max[edge.right] = std::max(right_max[edge.right], edge.weight);
-  }
-  long left = 0, right = 0;
-  for (size_t i = 0; i < left_max.size(); ++i) left += g.left_cap[i] * left_max[i];
-  for (size_t j = 0; j < right_max.size(); ++j) right += g.right_cap[j] * right_max[j];
-  return std::min(left, right);
-}
-
-Solution solve(const Bipartite& g, bool weighted) {
-  Solution best = greedy(g);
-  const long bound = upper_bound(g);
-  // Greedy is optimal when it meets the bound, and (heaviest first) when one side has a single node.
-  if (best.value == bound || (weighted && (g.left_cap.size() == 1 || g.right_cap.size() == 1))) return best;
-  const int left = static_cast<int>(g.left_cap.size()), right = static_cast<int>(g.right_cap.size());
-  const int s = left + right, t = s + 1;
-  FlowNetwork net(t + 1);
-  for (int i = 0; i < left; ++i) net.add(s, i, g.left_cap[i], 0);
-  for (int j = 0; j < right; ++j) net.add(left + j, t, g.right_cap[j], 0);
-  std::vector<int> arcs;
-  for (const Bipartite::Edge& edge : g.edges)
-    arcs.push_back(net.add(edge.left, left + edge.right, std::numeric_limits<long>::max() / 4, -edge.weight));
-  if (!weighted) {
-    net.max_flow(s, t);
-  } else if (net.arcs() > kMaxWeightedArcs || !net.min_cost_flow(s, t, 200 * static_cast<long>(kMaxWeightedArcs))) {
-    return {bound, false, {}};
-  }
-  best = Solution{};
-  for (size_t e = 0; e < g.edges.size(); ++e) {
-    best.flow.push_back(net.flow(arcs[e]));
-    best.value += best.flow.back() * g.edges[e].weight;
-  }
-  return best;
-}
-
 // One channel's classes as a bipartite graph; fills the link's counts.
 class ChannelGraphs {
  public:
@@ -483,7 +305,7 @@ class ChannelGraphs {
 
 // A matching of actual CAs from the flow of the worst channel: groups and
 // classes are interchangeable members, so any members fill each flow.
-std::vector<std::pair<int, int>> witness_pairs(const Bipartite& g, const Solution& solution,
+std::vector<std::pair<int, int>> witness_pairs(const Bipartite& g, const Matching& solution,
                                                const std::vector<int>& groups, const Senders& senders,
                                                const std::vector<std::vector<int>>& class_destinations) {
   std::vector<size_t> used_left(g.left_cap.size(), 0), used_right(g.right_cap.size(), 0);
@@ -572,7 +394,7 @@ void match(ContentionRun& run, const std::vector<Tally>& tallies, Contention& ou
       link.channel = run.channels.at(tallies[starts[i]].channel);
       link.level = run.input.levels.of[link.channel.node];
       const Bipartite g = graphs.build({tallies.begin() + starts[i], tallies.begin() + starts[i + 1]}, link, groups);
-      const Solution solution = solve(g, run.weighted);
+      const Matching solution = max_matching(g, run.weighted);
       values[i] = solution.value;
       exact[i] = solution.exact;
       link.matching = solution.value / run.scale;
@@ -630,7 +452,7 @@ std::vector<std::pair<int, int>> witness(ContentionRun& run, const std::vector<T
   LinkLoad scratch;
   std::vector<int> groups;
   const Bipartite g = graphs.build(ordered, scratch, groups);
-  const Solution solution = solve(g, run.weighted);
+  const Matching solution = max_matching(g, run.weighted);
   if (!solution.exact) return {};
   return witness_pairs(g, solution, groups, run.senders, ordered_destinations);
 }

@@ -109,6 +109,17 @@ class Layer {
 
 }  // namespace
 
+bool layer_acyclic(const Fabric& fabric, const Lfts& lfts, const std::vector<int>& lids) {
+  const Channels channels(fabric);
+  Layer layer(channels.count());
+  std::vector<Edge> edges;
+  for (int lid : lids) {
+    const std::vector<Edge> more = dependencies(fabric, lfts, channels, lid);
+    edges.insert(edges.end(), more.begin(), more.end());
+  }
+  return layer.try_add(edges);
+}
+
 int layer_detours(const RoutingInput& input, const UpDownReach& reach, Routing& routing) {
   const Fabric& fabric = input.fabric;
   const std::vector<Exit> exits = exits_by_lid(fabric, input.lids);

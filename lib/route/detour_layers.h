@@ -20,4 +20,9 @@ inline constexpr int kMaxDetourSl = 7;
 /// did. Returns the highest SL used (0: none needed).
 int layer_detours(const RoutingInput& input, const UpDownReach& reach, Routing& routing);
 
+/// Whether the channel dependency graph of the routes to `lids` (one SL's
+/// LIDs) is acyclic in `lfts`: what a change to a layered LID's entries
+/// must keep (route/contention_polish.h).
+bool layer_acyclic(const Fabric& fabric, const Lfts& lfts, const std::vector<int>& lids);
+
 }  // namespace ftclos

@@ -12,9 +12,15 @@
 // Offset o of a CA's LID range routes as index d + o, so the offsets leave by
 // different up ports and turn at different top switches.
 // Ports come from the cables and labels, never from a port pattern
-// (route/label_routing.h turns the rule into LFTs).
+// (route/label_routing.h turns the rule into LFTs). With attached hosts or
+// damage, the contention polish follows (route/contention_polish.h).
+#include <string>
+#include <utility>
+
+#include "route/contention_polish.h"
 #include "route/label_routing.h"
 #include "route/schemes.h"
+#include "route/updown_reach.h"
 
 namespace ftclos {
 namespace {
@@ -43,7 +49,15 @@ class DmodkScheme : public Scheme {
       const XgftShape& shape = labels.shape;
       return (labels.code(0, dest) + o) / below[l] % (shape.w[l] * shape.p[l]);
     };
-    return route_by_labels(input, rule);
+    Routing routing = route_by_labels(input, rule);
+    // An intact tree keeps D-mod-k's closed form; where attached hosts or
+    // damage left the labels, the up/down entries are polished too.
+    if (input.detection.degraded() || !input.detection.levels.io_hosts.empty()) {
+      const UpDownReach reach(input.fabric, input.detection.levels);
+      if (std::string note = polish_note(polish_contention(input, reach, routing)); !note.empty())
+        routing.notes.push_back(std::move(note));
+    }
+    return routing;
   }
 };
 

@@ -4,12 +4,17 @@
 // converges on one down path from a top switch, and the down paths spread
 // over the top switches. Destination-based, deadlock-free (shortest
 // up/down paths; detours of switch LIDs and attached hosts get SLs of their
-// own, route/detour_layers.h).
+// own, route/detour_layers.h). On small fabrics a local search then lowers
+// the worst-case contention further (route/contention_polish.h).
 //
 // Balancing per switch instead (each switch sends each destination out of
 // its least-loaded allowed port) spreads one destination's traffic over many
 // top switches, whose down ports then each carry many destinations: worst
 // case 240 instead of ftree's 114 on a 10,080-host random Clos.
+#include <string>
+#include <utility>
+
+#include "route/contention_polish.h"
 #include "route/detour_layers.h"
 #include "route/schemes.h"
 #include "route/updown_balance.h"
@@ -34,6 +39,8 @@ class UpDownScheme : public Scheme {
     routing.path_bits.assign(input.fabric.size(), 0);
     balance_by_destination(input, reach, routing.lfts);
     layer_detours(input, reach, routing);
+    if (std::string note = polish_note(polish_contention(input, reach, routing)); !note.empty())
+      routing.notes.push_back(std::move(note));
     if (!input.detection.updown_routable)
       routing.notes.push_back("some leaves share no ancestor: CAs on them cannot reach each other up/down (kNoPath)");
     return routing;

@@ -31,27 +31,28 @@ trap 'cleanup_ibsims; rm -rf "$work"' EXIT
 # name | net file under ibsim-topos/, .topo file under ibsim-topos/ibutils/
 # (imported), or `ftclos gen` arguments [| our schemes that apply, when not
 # all of them do [| by how much our worst case may exceed the best stock
-# engine's: a known gap, still open]]
+# engine's: a known gap, still open; -1: ours must be below it]]
 fabrics=(
   "ft-8-2|ft-8-2.net"
   "ft-8-3|ft-8-3.net"
   "clos2-3-9-10|clos2-3-9-10.net"
   "clos2-4-4-12|clos2 --n 4 --m 4 --r 12"
-  "ft-8-3-lose1|ftree --ports 8 --levels 3 --lose-switches 1 --seed 1"
-  "ft-8-3-lose2|ftree --ports 8 --levels 3 --lose-switches 2 --seed 1"
-  "ft-8-3-lose3|ftree --ports 8 --levels 3 --lose-switches 3 --seed 1"
-  "ft-8-3-swap1|ftree --ports 8 --levels 3 --swap-pairs 1 --seed 1"
-  "ft-8-3-swap2|ftree --ports 8 --levels 3 --swap-pairs 2 --seed 1"
-  "ft-8-3-swap3|ftree --ports 8 --levels 3 --swap-pairs 3 --seed 1"
-  "ft-8-3-swap4|ftree --ports 8 --levels 3 --swap-pairs 4 --seed 1"
-  "rfc-8-16-3|rfc --radix 8 --leaves 16 --levels 3 --seed 1|updown"
+  "ft-8-3-lose1|ftree --ports 8 --levels 3 --lose-switches 1 --seed 1||-1"
+  "ft-8-3-lose2|ftree --ports 8 --levels 3 --lose-switches 2 --seed 1||-1"
+  "ft-8-3-lose3|ftree --ports 8 --levels 3 --lose-switches 3 --seed 1||-1"
+  "ft-8-3-swap1|ftree --ports 8 --levels 3 --swap-pairs 1 --seed 1||-1"
+  "ft-8-3-swap2|ftree --ports 8 --levels 3 --swap-pairs 2 --seed 1||-1"
+  "ft-8-3-swap3|ftree --ports 8 --levels 3 --swap-pairs 3 --seed 1||-1"
+  "ft-8-3-swap4|ftree --ports 8 --levels 3 --swap-pairs 4 --seed 1||-1"
+  "rfc-8-16-3|rfc --radix 8 --leaves 16 --levels 3 --seed 1|updown|-1"
   "clos2-io|clos2-4-4-8-io2.net|updown"
 )
-# pgft-io: offline updown 22 against dfsssp's 18 (auto, in the plugin, takes
-# dmodk there: 14); a known gap of the balanced up/down router with storage
-# hosts on every level-2 switch.
+# Where the table of README ("Against stock OpenSM") has us below the best
+# stock engine (the contention polish, route/contention_polish.h), -1 keeps
+# us there. clos2-io stays level: every engine 5 (stock with credit loops);
+# 4 exists (tests/unit/contention_bounds_test.cc), the polish does not find it.
 more_fabrics=(
-  "pgft-io|ft-8-3-io2-level2.net|updown|4"
+  "pgft-io|ft-8-3-io2-level2.net|updown"
   "ft-8-3-dual|ftree --ports 8 --levels 3 --dual-rail"
   "ft-8-3-port2|ftree --ports 8 --levels 3 --hca-port 2"
   "rfc-16-64-3|rfc --radix 16 --leaves 64 --levels 3 --seed 1|updown"
@@ -268,6 +269,8 @@ for entry in "${fabrics[@]}"; do
     ours=${worst_of["$name/$ours_name"]:-}
     if [ -z "$ours" ] || [ -z "$best" ]; then
       fail "$name: no worst case for $ours_name ($ours) or for any stock engine ($best)"
+    elif (( ${gap:-0} < 0 && ${ours%.*} > ${best%.*} + gap )); then
+      fail "$name: $ours_name's worst case $ours is not below the best stock engine's $best"
     elif (( ${ours%.*} > ${best%.*} + ${gap:-0} )); then
       fail "$name: $ours_name's worst case $ours is above the best stock engine's $best (known gap ${gap:-0})"
     else

@@ -1,6 +1,5 @@
 #include "audit/audit_walk.h"
 
-#include <atomic>
 #include <cstring>
 #include <map>
 #include <utility>
@@ -14,16 +13,7 @@ int hop_direction(const Levels& levels, int from, int to) {
   return b > a ? 1 : b < a ? -1 : 0;
 }
 
-std::atomic<int> max_workers{0};
-
 }  // namespace
-
-void set_max_workers(int workers) { max_workers = workers; }
-
-int worker_count(long tasks) {
-  const long cap = max_workers > 0 ? max_workers.load() : std::max(1u, std::thread::hardware_concurrency());
-  return static_cast<int>(std::clamp(tasks, 1L, cap));
-}
 
 LftColumns::LftColumns(const Fabric& fabric, const Lfts& lfts) {
   for (int i = 0; i < fabric.size(); ++i) {
@@ -45,16 +35,21 @@ LftColumns::LftColumns(const Fabric& fabric, const Lfts& lfts) {
     sizes[k] = has ? static_cast<int>(lfts.port[node].size()) : 0;
     tables[k] = has ? lfts.port[node].data() : nullptr;
   }
-  for (int first = 0; first < lids_; first += kTile) {
-    const int end = std::min(first + kTile, lids_);
-    for (size_t k0 = 0; k0 < width; k0 += kTile) {
-      const size_t k_end = std::min(k0 + kTile, width);
-      for (int lid = first; lid < end; ++lid) {
-        uint8_t* row = cells_.get() + static_cast<size_t>(lid) * width;
-        for (size_t k = k0; k < k_end; ++k) row[k] = lid < sizes[k] ? tables[k][lid] : kNoPath;
+  // Rows of tiles on threads: each writes its own rows.
+  const long tile_rows = (lids_ + kTile - 1) / kTile;
+  for_each_block(tile_rows, worker_count(tile_rows), [&](int, long begin, long end_row) {
+    for (int first = static_cast<int>(begin) * kTile; first < std::min(static_cast<int>(end_row) * kTile, lids_);
+         first += kTile) {
+      const int end = std::min(first + kTile, lids_);
+      for (size_t k0 = 0; k0 < width; k0 += kTile) {
+        const size_t k_end = std::min(k0 + kTile, width);
+        for (int lid = first; lid < end; ++lid) {
+          uint8_t* row = cells_.get() + static_cast<size_t>(lid) * width;
+          for (size_t k = k0; k < k_end; ++k) row[k] = lid < sizes[k] ? tables[k][lid] : kNoPath;
+        }
       }
     }
-  }
+  });
 }
 
 PathEngine::PathEngine(const Fabric& fabric, const Levels& levels, const LidMap& lids, const LftColumns& columns)

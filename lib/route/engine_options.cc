@@ -70,7 +70,8 @@ Result<EngineOptions> parse_engine_options(std::string_view text) {
       options.hint_files.root_guid_file = value;
     } else {
       return Status::Error(fmt::format("unknown option \"{}\" (known: scheme, pathbits_file, lmc_shortfall, "
-                                       "unreachable, keep_tables, trade_off_audit, jobs, cn_guid_file, io_guid_file, root_guid_file)",
+                                       "unreachable, keep_tables, trade_off_audit, jobs, cn_guid_file, io_guid_file, "
+                                       "root_guid_file)",
                                        key));
     }
   }

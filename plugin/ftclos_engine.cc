@@ -30,6 +30,7 @@
 #include "audit/audit.h"
 #include "audit/trade_off.h"
 #include "core/files.h"
+#include "core/workers.h"
 #include "detect/detect.h"
 #include "detect/host_hints.h"
 #include "detect/summary.h"
@@ -102,6 +103,7 @@ struct ftclos_engine {
   std::mutex sl_mutex;
   std::shared_ptr<const std::vector<uint8_t>> dest_sl;  // guarded by sl_mutex
   unsigned sl_count = 1;  // 1 + the highest SL in dest_sl, for update_sl2vl's every port pair; guarded by sl_mutex
+  int threads = 1;  // the threads of the current sweep, for its INFO line
 
   void log(int level, const std::string& line) const {
     if (log_fn) log_fn(log_ctx, level, line.c_str());
@@ -177,6 +179,9 @@ struct ftclos_engine {
       failure = {-EINVAL, err(kBadOptions, "bad event_plugin_options: " + options.status().message())};
       return failure.code;
     }
+    // Routing and the check split their work over these threads; any count gives the same tables and figures.
+    threads = ftclos::sweep_threads(*options);
+    ftclos::set_max_workers(threads);
     Sweep sweep;
     if (!recognize(subnet, sweep, failure) || !route_tables(subnet.lmc, sweep, failure)) return failure.code;
     keep_valid_entries(sweep);
@@ -341,12 +346,12 @@ struct ftclos_engine {
     const ftclos::Routing& routing = sweep.routing;
     return fmt::format(
         "{}{}; scheme {}{}; LMC {} ({} needed); {} CA routes, {} undelivered, {} credit loops; {} entries re-routed "
-        "around failures; {}; {:.1f} ms ({:.1f} recognition, {:.1f} routing, {:.1f} checking)",
+        "around failures; {}; {:.1f} ms ({:.1f} recognition, {:.1f} routing, {:.1f} checking; {} threads)",
         ftclos::family_summary(sweep.detection),
         sweep.detection.degraded() ? fmt::format(": {} deviations", sweep.detection.deviations().size()) : "",
         options->scheme, routing.chosen.empty() ? "" : fmt::format(" chose {}", routing.chosen), lmc,
         routing.lmc_needed, sweep.check.pairs, sweep.check.unreachable + sweep.check.loops, sweep.check.credit_loops,
-        routing.rerouted, churn(sweep), total_ms, sweep.recognize_ms, sweep.route_ms, sweep.check_ms);
+        routing.rerouted, churn(sweep), total_ms, sweep.recognize_ms, sweep.route_ms, sweep.check_ms, threads);
   }
 
   void keep_for_multicast(const Sweep& sweep) {

@@ -4,17 +4,18 @@
 // input or usage (CLI11's message on stderr).
 #include <CLI/CLI.hpp>
 
-#include "audit/audit.h"
 #include "cli_common.h"
 #include "commands.h"
 #include "core/version.h"
+#include "core/workers.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"ftclos: recognize, route and audit InfiniBand fat-tree and folded-Clos fabrics"};
   app.set_version_flag("--version", "ftclos " FTCLOS_VERSION);
   app.add_flag_callback("-q,--quiet", [] { ftclos::cli::set_quiet(true); }, "No progress lines on stderr");
   app.add_option_function<int>("-j,--jobs", ftclos::set_max_workers,
-                                "Threads the audits use (default: one per core); any count gives the same results")
+                                "Threads routing and the audits use (default: one per CPU it may run on); "
+                                "any count gives the same results")
       ->check(CLI::PositiveNumber);
   app.require_subcommand(1);
   for (const ftclos::cli::Command& command : ftclos::cli::kCommands) command.add(app);

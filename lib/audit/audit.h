@@ -108,12 +108,9 @@ struct Contention {
   std::vector<std::string> notes;
 };
 
+/// Both split destinations over threads (core/workers.h): every thread
+/// count gives the same results.
 Correctness check_correctness(const AuditInput& input);
 Contention worst_case_contention(const AuditInput& input);
-
-/// Caps the threads the audits run (`ftclos --jobs`); 0 or less: one per
-/// core. Workers take contiguous blocks of destinations and their results
-/// are merged in block order, so every count gives the same results.
-void set_max_workers(int workers);
 
 }  // namespace ftclos

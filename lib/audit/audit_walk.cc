@@ -1,6 +1,8 @@
 #include "audit/audit_walk.h"
 
-#include <atomic>
+#include <array>
+#include <bit>
+#include <cstdint>
 #include <cstring>
 #include <map>
 #include <utility>
@@ -14,16 +16,49 @@ int hop_direction(const Levels& levels, int from, int to) {
   return b > a ? 1 : b < a ? -1 : 0;
 }
 
-std::atomic<int> max_workers{0};
+// The 8x8 block of bytes m[r] byte c moved to m[c] byte r: swaps of 4x4,
+// then 2x2, then 1x1 blocks (byte c of a word read from memory is bits
+// 8c..8c+7 on a little-endian machine).
+void transpose_bytes(std::array<uint64_t, 8>& m) {
+  static_assert(std::endian::native == std::endian::little);
+  constexpr std::array<uint64_t, 3> kLowHalves = {0x00000000FFFFFFFFull, 0x0000FFFF0000FFFFull, 0x00FF00FF00FF00FFull};
+  for (int stage = 0, s = 4; s >= 1; ++stage, s /= 2)
+    for (int j = 0; j < 8; ++j) {
+      if (j & s) continue;
+      const uint64_t t = ((m[j] >> (8 * s)) ^ m[j + s]) & kLowHalves[stage];
+      m[j + s] ^= t;
+      m[j] ^= t << (8 * s);
+    }
+}
+
+// Cells [first, end) x [k0, k_end) of the columns from the switches' tables
+// (`sizes[k]` entries at `tables[k]`; kNoPath beyond). Blocks of 8 LIDs by 8
+// switches whose tables hold all 8 LIDs go as eight 8-byte reads, a
+// transpose in registers and eight 8-byte writes; the rest byte by byte.
+void copy_tile(const uint8_t* const* tables, const int* sizes, size_t width, int first, int end, size_t k0,
+               size_t k_end, uint8_t* cells) {
+  for (int lid = first; lid < end; lid += 8) {
+    const int lids = std::min(8, end - lid);
+    for (size_t k = k0; k < k_end; k += 8) {
+      const size_t count = std::min<size_t>(8, k_end - k);
+      bool whole = lids == 8 && count == 8;
+      for (size_t c = 0; c < count && whole; ++c) whole = sizes[k + c] >= lid + 8;
+      if (whole) {
+        std::array<uint64_t, 8> m;
+        for (size_t c = 0; c < 8; ++c) std::memcpy(&m[c], tables[k + c] + lid, 8);
+        transpose_bytes(m);
+        for (int r = 0; r < 8; ++r) std::memcpy(cells + static_cast<size_t>(lid + r) * width + k, &m[r], 8);
+        continue;
+      }
+      for (int r = 0; r < lids; ++r)
+        for (size_t c = 0; c < count; ++c)
+          cells[static_cast<size_t>(lid + r) * width + k + c] =
+              lid + r < sizes[k + c] ? tables[k + c][lid + r] : kNoPath;
+    }
+  }
+}
 
 }  // namespace
-
-void set_max_workers(int workers) { max_workers = workers; }
-
-int worker_count(long tasks) {
-  const long cap = max_workers > 0 ? max_workers.load() : std::max(1u, std::thread::hardware_concurrency());
-  return static_cast<int>(std::clamp(tasks, 1L, cap));
-}
 
 LftColumns::LftColumns(const Fabric& fabric, const Lfts& lfts) {
   for (int i = 0; i < fabric.size(); ++i) {
@@ -45,16 +80,15 @@ LftColumns::LftColumns(const Fabric& fabric, const Lfts& lfts) {
     sizes[k] = has ? static_cast<int>(lfts.port[node].size()) : 0;
     tables[k] = has ? lfts.port[node].data() : nullptr;
   }
-  for (int first = 0; first < lids_; first += kTile) {
-    const int end = std::min(first + kTile, lids_);
-    for (size_t k0 = 0; k0 < width; k0 += kTile) {
-      const size_t k_end = std::min(k0 + kTile, width);
-      for (int lid = first; lid < end; ++lid) {
-        uint8_t* row = cells_.get() + static_cast<size_t>(lid) * width;
-        for (size_t k = k0; k < k_end; ++k) row[k] = lid < sizes[k] ? tables[k][lid] : kNoPath;
-      }
-    }
-  }
+  // Rows of tiles on threads: each writes its own rows.
+  const long tile_rows = (lids_ + kTile - 1) / kTile;
+  for_each_block(tile_rows, worker_count(tile_rows), [&](int, long begin, long end_row) {
+    for (int first = static_cast<int>(begin) * kTile; first < std::min(static_cast<int>(end_row) * kTile, lids_);
+         first += kTile)
+      for (size_t k0 = 0; k0 < width; k0 += kTile)
+        copy_tile(tables.data(), sizes.data(), width, first, std::min(first + kTile, lids_), k0,
+                  std::min(k0 + kTile, width), cells_.get());
+  });
 }
 
 PathEngine::PathEngine(const Fabric& fabric, const Levels& levels, const LidMap& lids, const LftColumns& columns)

@@ -13,11 +13,11 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
-#include <thread>
 #include <vector>
 
 #include "audit/audit.h"
 #include "audit/path_trace.h"
+#include "core/workers.h"
 
 namespace ftclos {
 
@@ -122,24 +122,5 @@ class ChannelIndex {
   std::vector<int> first_;  // per node: index of its port 0; -1 for CAs
   std::vector<PortRef> ports_;
 };
-
-/// Workers for `tasks` independent tasks: the cores (or set_max_workers), at most one per task.
-int worker_count(long tasks);
-
-/// Runs body(worker, begin, end) over contiguous blocks of 0..tasks-1, one
-/// block per worker, in parallel; block w comes before block w+1.
-template <class Body>
-void for_each_block(long tasks, int workers, Body body) {
-  std::vector<std::thread> threads;
-  for (int w = 0; w < workers; ++w) {
-    const long begin = tasks * w / workers, end = tasks * (w + 1) / workers;
-    if (w + 1 == workers) {
-      body(w, begin, end);  // the calling thread works too
-    } else {
-      threads.emplace_back(body, w, begin, end);
-    }
-  }
-  for (std::thread& thread : threads) thread.join();
-}
 
 }  // namespace ftclos

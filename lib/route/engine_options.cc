@@ -2,13 +2,22 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <charconv>
 #include <map>
 #include <memory>
 #include <sstream>
 
+#include "core/workers.h"
 #include "route/routing.h"
 
 namespace ftclos {
+namespace {
+
+// More threads than any host has cores is a typo.
+constexpr int kMaxJobs = 1024;
+
+}  // namespace
 
 Result<EngineOptions> parse_engine_options(std::string_view text) {
   EngineOptions options;
@@ -47,6 +56,12 @@ Result<EngineOptions> parse_engine_options(std::string_view text) {
       if (value != "on" && value != "off")
         return Status::Error(fmt::format("trade_off_audit={}: expected on or off", value));
       options.trade_off_audit = value == "on";
+    } else if (key == "jobs") {
+      int jobs = 0;
+      const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), jobs);
+      if (error != std::errc() || end != value.data() + value.size() || jobs < 1 || jobs > kMaxJobs)
+        return Status::Error(fmt::format("jobs={}: expected a thread count from 1 to {}", value, kMaxJobs));
+      options.jobs = jobs;
     } else if (key == "cn_guid_file") {
       options.hint_files.cn_guid_file = value;
     } else if (key == "io_guid_file") {
@@ -55,11 +70,17 @@ Result<EngineOptions> parse_engine_options(std::string_view text) {
       options.hint_files.root_guid_file = value;
     } else {
       return Status::Error(fmt::format("unknown option \"{}\" (known: scheme, pathbits_file, lmc_shortfall, "
-                                       "unreachable, keep_tables, trade_off_audit, cn_guid_file, io_guid_file, root_guid_file)",
+                                       "unreachable, keep_tables, trade_off_audit, jobs, cn_guid_file, io_guid_file, "
+                                       "root_guid_file)",
                                        key));
     }
   }
   return options;
+}
+
+int sweep_threads(const EngineOptions& options) {
+  if (options.jobs > 0) return options.jobs;
+  return std::min(available_cpus(), kDefaultJobsCap);
 }
 
 }  // namespace ftclos

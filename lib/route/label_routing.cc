@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "core/workers.h"
 #include "route/detour_layers.h"
 #include "route/updown_reach.h"
 
@@ -67,45 +68,58 @@ void fill_range(uint8_t* entry, int offsets, uint8_t port) {
 // never change x's lower digits); then it goes down where S is below it and
 // up otherwise, fixing S's b digits on the way. Without such a path (two
 // roots, say) it goes down, into S's sub-tree where S lies below, until one
-// exists: a shortest detour, for management traffic only.
-void route_switch_lids_by_labels(const RoutingInput& in, const std::vector<SlotPorts>& ports, Lfts& lfts) {
+// exists: a shortest detour, for management traffic only. `spread`: per
+// target, its code, to spread free choices.
+void route_switch_lids_of(const RoutingInput& in, const SlotPorts& ports, const std::vector<int>& targets,
+                          const std::vector<long>& spread, int x, std::vector<uint8_t>& table) {
   const XgftLabels& labels = *in.detection.xgft;
   const XgftShape& s = labels.shape;
   const std::vector<int>& level = in.detection.levels.of;
+  const std::vector<int>& dx = labels.digits[x];
+  const int lx = level[x];
+  for (int t : targets) {
+    uint8_t& entry = table[in.lids.base[t]];
+    if (t == x) {
+      entry = 0;
+      continue;
+    }
+    const std::vector<int>& ds = labels.digits[t];
+    const int ls = level[t];
+    bool low_match = true;
+    for (int i = 1; i <= std::min(lx, ls) && low_match; ++i) low_match = dx[i - 1] == ds[i - 1];
+    bool above = lx > ls && low_match;
+    for (int i = lx + 1; i <= s.h && above; ++i) above = dx[i - 1] == ds[i - 1];
+    if (above) {
+      entry = ports.down[ds[lx - 1] * s.p[lx - 1]];
+    } else if (low_match && lx < s.h) {
+      const long slot = lx + 1 <= ls ? ds[lx] : spread[t] % (s.w[lx] * s.p[lx]);
+      entry = ports.up[slot];
+    } else {  // toward S's sub-tree where S lies below, so the detour stays shortest
+      const long child = lx > ls ? ds[lx - 1] : spread[t] % s.m[lx - 1];
+      entry = ports.down[child * s.p[lx - 1]];
+    }
+  }
+}
+
+// Every labeled switch's entries for the switch LIDs; each switch writes its
+// own table, so blocks of switches go to threads.
+void route_switch_lids_by_labels(const RoutingInput& in, const std::vector<SlotPorts>& ports, Lfts& lfts) {
+  const XgftLabels& labels = *in.detection.xgft;
   std::vector<int> targets;
-  std::vector<long> spread(in.fabric.size());  // the target's code, to spread free choices
+  std::vector<long> spread(in.fabric.size());
   for (int t = 0; t < in.fabric.size(); ++t) {
     if (!in.fabric.node(t).is_switch() || in.lids.base[t] == 0 || labels.digits[t].empty()) continue;
     targets.push_back(t);
-    spread[t] = labels.code(level[t], labels.digits[t]);
+    spread[t] = labels.code(in.detection.levels.of[t], labels.digits[t]);
   }
-  for (int x = 0; x < in.fabric.size(); ++x) {
-    if (!in.fabric.node(x).is_switch() || labels.digits[x].empty()) continue;
-    const std::vector<int>& dx = labels.digits[x];
-    const int lx = level[x];
-    for (int t : targets) {
-      uint8_t& entry = lfts.port[x][in.lids.base[t]];
-      if (t == x) {
-        entry = 0;
-        continue;
-      }
-      const std::vector<int>& ds = labels.digits[t];
-      const int ls = level[t];
-      bool low_match = true;
-      for (int i = 1; i <= std::min(lx, ls) && low_match; ++i) low_match = dx[i - 1] == ds[i - 1];
-      bool above = lx > ls && low_match;
-      for (int i = lx + 1; i <= s.h && above; ++i) above = dx[i - 1] == ds[i - 1];
-      if (above) {
-        entry = ports[x].down[ds[lx - 1] * s.p[lx - 1]];
-      } else if (low_match && lx < s.h) {
-        const long slot = lx + 1 <= ls ? ds[lx] : spread[t] % (s.w[lx] * s.p[lx]);
-        entry = ports[x].up[slot];
-      } else {  // toward S's sub-tree where S lies below, so the detour stays shortest
-        const long child = lx > ls ? ds[lx - 1] : spread[t] % s.m[lx - 1];
-        entry = ports[x].down[child * s.p[lx - 1]];
-      }
-    }
-  }
+  std::vector<int> switches;
+  for (int x = 0; x < in.fabric.size(); ++x)
+    if (in.fabric.node(x).is_switch() && !labels.digits[x].empty()) switches.push_back(x);
+  const long count = static_cast<long>(switches.size());
+  for_each_block(count, worker_count(count), [&](int, long begin, long end) {
+    for (long k = begin; k < end; ++k)
+      route_switch_lids_of(in, ports[switches[k]], targets, spread, switches[k], lfts.port[switches[k]]);
+  });
 }
 
 }  // namespace
@@ -187,46 +201,63 @@ Routing route_by_labels(const RoutingInput& in, const LabelRule& rule) {
   std::vector<int> class_of_offset(offsets);
   for (int o = 0; o < offsets; ++o) class_of_offset[o] = o % classes;
 
+  // Every switch's table depends on the shared per-host arrays only: blocks
+  // of switches go to threads, and each thread counts its own holes.
+  std::vector<int> switches;
+  for (int x = 0; x < in.fabric.size(); ++x)
+    if (in.fabric.node(x).is_switch()) switches.push_back(x);
   std::vector<SlotPorts> ports(in.fabric.size());
-  long holes = 0;  // CA entries without a port: the fabric lacks what the rule needs
-  for (int x = 0; x < in.fabric.size(); ++x) {
-    if (!in.fabric.node(x).is_switch()) continue;
-    std::vector<uint8_t>& lft = out.lfts.port[x];
-    lft.assign(lids.max_lid + 1, kNoPath);
-    if (labels.digits[x].empty()) continue;
-    ports[x] = slot_ports(in.fabric, in.detection.levels, labels, x);
-    const uint8_t* up = ports[x].up.data();
-    const uint8_t* down = ports[x].down.data();
-    const int l = level[x];
-    const long mine = subtree_key(s, labels.digits[x], l);
-    const int parallel = s.p[l - 1], below_w = s.w[l - 1];
-    const long* key_l = key[l].data();
-    const int* digit_l = digit[l].data();
-    const int* slot_up = slot[l].data();
-    const int* slot_below = slot[l - 1].data();
-    uint8_t* table = lft.data();
-    for (size_t i = 0; i < n; ++i) {
-      uint8_t* entry = table + base[i];
-      if (classes == 1) {  // destination-only: one port for the whole LID range
-        const uint8_t port = key_l[i] == mine ? down[digit_l[i] * parallel + (l > 1 ? slot_below[i] / below_w : 0)]
-                                              : up[slot_up[i]];
-        fill_range(entry, offsets, port);
-      } else if (key_l[i] == mine) {
-        // Over the parallel cable the CA's own up slot one level lower uses.
-        const uint8_t* child = down + digit_l[i] * parallel;
-        const int* slots = slot_below + i * classes;
-        for (int o = 0; o < offsets; ++o) entry[o] = child[l > 1 ? slots[class_of_offset[o]] / below_w : 0];
-      } else {
-        const int* slots = slot_up + i * classes;
-        for (int o = 0; o < offsets; ++o) entry[o] = up[slots[class_of_offset[o]]];
+  const int workers = worker_count(static_cast<long>(switches.size()));
+  std::vector<long> holes_of(workers, 0);  // CA entries without a port: the fabric lacks what the rule needs
+  for_each_block(static_cast<long>(switches.size()), workers, [&](int w, long begin, long end) {
+    // Copies of what the lambda reaches by reference: the tables are written
+    // as bytes, which may alias anything, so only locals stay in registers.
+    const size_t hosts = n;
+    const int rule_classes = classes, lids_per_ca = offsets;
+    const int* base_lid = base.data();
+    const int* class_of = class_of_offset.data();
+    for (long k = begin; k < end; ++k) {
+      const int x = switches[k];
+      std::vector<uint8_t>& lft = out.lfts.port[x];
+      lft.assign(lids.max_lid + 1, kNoPath);
+      if (labels.digits[x].empty()) continue;
+      ports[x] = slot_ports(in.fabric, in.detection.levels, labels, x);
+      const uint8_t* up = ports[x].up.data();
+      const uint8_t* down = ports[x].down.data();
+      const int l = level[x];
+      const long mine = subtree_key(s, labels.digits[x], l);
+      const int parallel = s.p[l - 1], below_w = s.w[l - 1];
+      const long* key_l = key[l].data();
+      const int* digit_l = digit[l].data();
+      const int* slot_up = slot[l].data();
+      const int* slot_below = slot[l - 1].data();
+      uint8_t* table = lft.data();
+      for (size_t i = 0; i < hosts; ++i) {
+        uint8_t* entry = table + base_lid[i];
+        if (rule_classes == 1) {  // destination-only: one port for the whole LID range
+          const uint8_t port = key_l[i] == mine ? down[digit_l[i] * parallel + (l > 1 ? slot_below[i] / below_w : 0)]
+                                                : up[slot_up[i]];
+          fill_range(entry, lids_per_ca, port);
+        } else if (key_l[i] == mine) {
+          // Over the parallel cable the CA's own up slot one level lower uses.
+          const uint8_t* child = down + digit_l[i] * parallel;
+          const int* slots = slot_below + i * rule_classes;
+          for (int o = 0; o < lids_per_ca; ++o) entry[o] = child[l > 1 ? slots[class_of[o]] / below_w : 0];
+        } else {
+          const int* slots = slot_up + i * rule_classes;
+          for (int o = 0; o < lids_per_ca; ++o) entry[o] = up[slots[class_of[o]]];
+        }
       }
+      // Holes only where a cable the rule uses is missing.
+      const bool complete = std::find(ports[x].up.begin(), ports[x].up.end(), kNoPath) == ports[x].up.end() &&
+                            std::find(ports[x].down.begin(), ports[x].down.end(), kNoPath) == ports[x].down.end();
+      if (!complete)
+        for (size_t i = 0; i < hosts; ++i)
+          holes_of[w] += std::count(table + base_lid[i], table + base_lid[i] + lids_per_ca, kNoPath);
     }
-    // Holes only where a cable the rule uses is missing.
-    const bool complete = std::find(ports[x].up.begin(), ports[x].up.end(), kNoPath) == ports[x].up.end() &&
-                          std::find(ports[x].down.begin(), ports[x].down.end(), kNoPath) == ports[x].down.end();
-    if (!complete)
-      for (size_t i = 0; i < n; ++i) holes += std::count(table + base[i], table + base[i] + offsets, kNoPath);
-  }
+  });
+  long holes = 0;
+  for (long h_w : holes_of) holes += h_w;
   // Switch LIDs by the same closed form on a degraded fabric too, so that a
   // failure moves only the entries it breaks (repair below), nothing else.
   route_switch_lids_by_labels(in, ports, out.lfts);

@@ -85,7 +85,6 @@ class Balancer {
   void count_carried(int t, const uint8_t* entries);
 
   const UpDownReach& reach_;
-  Lfts& lfts_;
   // The switches a CA reaches by level, then GUID: an order of their own,
   // so the tables do not depend on the order a file lists nodes in.
   std::vector<int> sw_;
@@ -142,7 +141,7 @@ class Balancer {
 };
 
 Balancer::Balancer(const RoutingInput& input, const UpDownReach& reach, Lfts& lfts)
-    : reach_(reach), lfts_(lfts), sw_(reach.switches()) {
+    : reach_(reach), sw_(reach.switches()) {
   const int n = static_cast<int>(sw_.size());
   const Fabric& fabric = input.fabric;
   const Levels& levels = input.detection.levels;

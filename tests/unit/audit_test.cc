@@ -11,6 +11,7 @@
 #include <string>
 
 #include "audit/path_trace.h"
+#include "core/workers.h"
 #include "gen/generate.h"
 #include "route/schemes.h"
 #include "routing_checks.h"

@@ -4,6 +4,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <string>
+
+#include "core/workers.h"
+
 namespace ftclos {
 namespace {
 
@@ -46,6 +51,18 @@ TEST(EngineOptions, TradeOffAuditIsOffUnlessTurnedOn) {
   Result<EngineOptions> bad = parse_engine_options("trade_off_audit=1");
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.status().message(), "trade_off_audit=1: expected on or off");
+}
+
+TEST(EngineOptions, JobsTakesAThreadCountElseTheAvailableCpusCapped) {
+  const Result<EngineOptions> three = parse_engine_options("jobs=3");
+  ASSERT_TRUE(three.ok()) << three.status().message();
+  EXPECT_EQ(sweep_threads(*three), 3);
+  EXPECT_EQ(sweep_threads(*parse_engine_options("")), std::min(available_cpus(), kDefaultJobsCap));
+  for (const char* bad : {"jobs=0", "jobs=-2", "jobs=2x", "jobs=1025", "jobs=many"}) {
+    const Result<EngineOptions> options = parse_engine_options(bad);
+    ASSERT_FALSE(options.ok()) << bad;
+    EXPECT_EQ(options.status().message(), std::string(bad) + ": expected a thread count from 1 to 1024");
+  }
 }
 
 TEST(EngineOptions, SchemeTwiceIsAnError) {

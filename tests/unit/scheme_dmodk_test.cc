@@ -4,8 +4,10 @@
 #include <set>
 #include <string>
 #include <tuple>
+#include <vector>
 
 #include "audit/path_trace.h"
+#include "core/workers.h"
 #include "gen/generate.h"
 #include "route/schemes.h"
 #include "route/updown_reach.h"
@@ -207,6 +209,31 @@ TEST(Dmodk, RepairMovesOnlyInvalidEntries) {
     expect_all_pairs_delivered(routed, {.up_down = true});
     expect_lfts_filled(routed);
   }
+}
+
+// Switches' tables are filled on threads (core/workers.h): any count gives
+// the same tables, notes and repairs, intact and degraded, one LID or four.
+TEST(Dmodk, EveryThreadCountGivesTheSameTables) {
+  Fabric degraded = ft8_3();
+  ASSERT_TRUE(degrade(degraded, {5, -1, 7}).ok());
+  ASSERT_GT(route_fabric(*make_dmodk_scheme(), degraded, 0).routing.rerouted, 0);  // repairs run too
+  const std::vector<Fabric> fabrics{ft8_3(), degraded};
+  for (size_t f = 0; f < fabrics.size(); ++f)
+    for (const int lmc : {0, 2}) {
+      SCOPED_TRACE(::testing::Message() << (f == 0 ? "intact" : "degraded") << ", LMC " << lmc);
+      const Fabric& fabric = fabrics[f];
+      set_max_workers(1);
+      const Routed one = route_fabric(*make_dmodk_scheme(), fabric, lmc);
+      ASSERT_TRUE(one.status.ok());
+      for (int workers = 2; workers <= 7; ++workers) {
+        set_max_workers(workers);
+        const Routed many = route_fabric(*make_dmodk_scheme(), fabric, lmc);
+        EXPECT_EQ(many.routing.lfts.port, one.routing.lfts.port) << workers << " threads";
+        EXPECT_EQ(many.routing.notes, one.routing.notes) << workers << " threads";
+        EXPECT_EQ(many.routing.rerouted, one.routing.rerouted) << workers << " threads";
+      }
+    }
+  set_max_workers(0);
 }
 
 }  // namespace

@@ -1,0 +1,92 @@
+// The plugin's routing callback without OpenSM: FT(36,3) (11,664 hosts,
+// 1,620 switches) handed to ftclos_engine_route as ftclos_osm.c hands
+// OpenSM's subnet over, scheme auto at LMC 0, against recognition of the
+// same fabric in the same run. Issue #14 wants the callback under 200 ms in
+// OpenSM (tests/bench/plugin_callback.sh measures it there, in minutes);
+// this measures the same call in seconds, for one thread and for every CPU
+// the run may use. Counters: the engine's own INFO-line figures.
+#include <benchmark/benchmark.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "baseline_ratio.h"
+#include "detect/detect.h"
+#include "ftclos_engine.h"
+#include "gen/generate.h"
+#include "route/path_bits.h"
+#include "route/routing.h"
+
+namespace ftclos {
+namespace {
+
+// The fabric as plain C arrays: every node, every cable once, the LIDs of
+// switch port 0 and CA port 1.
+struct SubnetArrays {
+  Fabric fabric = *generate_ftree(36, 3);
+  std::vector<ftclos_node> nodes;
+  std::vector<ftclos_link> links;
+  std::vector<ftclos_lid> lids;
+
+  SubnetArrays() {
+    const LidMap map = *assign_lids(fabric, 0);
+    for (int i = 0; i < fabric.size(); ++i) {
+      const Node& node = fabric.node(i);
+      nodes.push_back({node.is_switch() ? FTCLOS_SWITCH : FTCLOS_CA, node.guid, node.num_ports, node.name.c_str()});
+      for (int p = 1; p <= node.num_ports; ++p) {
+        const PortRef peer = node.ports[p].peer;
+        if (peer.valid() && (peer.node > i || (peer.node == i && peer.port > p)))
+          links.push_back({i, p, peer.node, peer.port});
+      }
+      const int port = node.is_switch() ? 0 : 1;
+      if (map.base[i] != 0)
+        lids.push_back({i, port, port_guid(node, port), static_cast<uint16_t>(map.base[i]), 0});
+    }
+  }
+  ftclos_subnet view() const {
+    return {nodes.data(), nodes.size(), links.data(), links.size(), lids.data(), lids.size(), 0};
+  }
+};
+
+// Keeps the engine's INFO line: "... T ms (R recognition, U routing, C checking; N threads)".
+void keep_info(void* line, int level, const char* text) {
+  if (level == FTCLOS_LOG_INFO) *static_cast<std::string*>(line) = text;
+}
+
+// Arg: the engine's jobs= (0: its default, the CPUs the run may use, at most 8).
+void BM_PluginCallbackFt36_3(benchmark::State& state) {
+  const SubnetArrays subnet;
+  const double detect_ms = bench::median_ms([&] { benchmark::DoNotOptimize(detect(subnet.fabric)); });
+  std::string line;
+  ftclos_engine* engine = ftclos_engine_create(keep_info, &line, nullptr);
+  const std::string options = "scheme=auto" +
+                              (state.range(0) > 0 ? " jobs=" + std::to_string(state.range(0)) : std::string());
+  ftclos_engine_set_options(engine, options.c_str(), nullptr);
+  double recognition = 0, routing = 0, checking = 0;
+  int threads = 0;
+  const ftclos_subnet view = subnet.view();
+  bench::measure_against(state, detect_ms, [&] {
+    ftclos_engine_clear(engine);  // each run is a first sweep, as plugin_callback.sh's
+    char* error = nullptr;
+    if (ftclos_engine_route(engine, &view, nullptr, &error) != 0) state.SkipWithError(error);
+    std::free(error);
+    double r = 0, u = 0, c = 0;
+    if (std::sscanf(line.c_str() + line.rfind(" ms (") + 5, "%lf recognition, %lf routing, %lf checking; %d", &r, &u,
+                    &c, &threads) == 4)
+      recognition += r, routing += u, checking += c;
+  });
+  ftclos_engine_destroy(engine);
+  const double runs = static_cast<double>(state.iterations());
+  state.counters["recognition_ms"] = recognition / runs;
+  state.counters["routing_ms"] = routing / runs;
+  state.counters["checking_ms"] = checking / runs;
+  state.counters["threads"] = threads;
+}
+BENCHMARK(BM_PluginCallbackFt36_3)->Arg(1)->Arg(0)->Unit(benchmark::kMillisecond)->Iterations(5);
+
+}  // namespace
+}  // namespace ftclos
+
+BENCHMARK_MAIN();

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SLs end to end: stock OpenSM with the osmftclos plugin (qos TRUE) routes
 # fabrics whose scheme sends on several SLs (MiKANT's two layers, storage
-# hosts on spines), and what the subnet then holds has no credit loop on any
-# VL:
+# hosts on spines, the layered scheme's VL layers on a torus and a
+# hypercube, where auto must choose it), and what the subnet then holds has
+# no credit loop on any VL:
 #   1. ibsim loads the fabric; the OpenSM daemon sweeps once with the plugin,
 #      QoS on and qos_sl2vl all 0 (every SL on VL 0 unless the plugin says
 #      otherwise); no ftclos ERR line (ERR 14: SL2VL not programmed) may
@@ -31,14 +32,18 @@ work=$(mktemp -d)
 cd "$work"
 trap 'stop_opensm; cleanup_ibsims; [ -n "${FTCLOS_E2E_KEEP:-}" ] || rm -rf "$work"; rm -f "$PLUGIN_CHECK"' EXIT
 
-# fabric (ibsim-topos/<fabric>.net, or made below) | scheme | zero SL2VL must loop (yes/no)
+# fabric (ibsim-topos/<fabric>.net, or made below) | scheme | zero SL2VL must loop (yes/no) | auto's choice
 cases=(
-  "mikant-3-3|mikant|no"
-  "mikant-3-3-nostraight|mikant|yes"
-  "mikant-3-3-nostraight|auto|yes"
-  "ft-8-3-io2-level2|auto|no"
-  "clos2-4-4-8-io2|updown|no"
+  "mikant-3-3|mikant|no|"
+  "mikant-3-3-nostraight|mikant|yes|"
+  "mikant-3-3-nostraight|auto|yes|mikant"
+  "ft-8-3-io2-level2|auto|no|"
+  "clos2-4-4-8-io2|updown|no|"
+  "torus-4x4|auto|yes|layered"
+  "hypercube-4|layered|yes|"
 )
+"$FTCLOS" gen torus --x 4 --y 4 --hosts 2 -o "$work/torus-4x4.net" 2>/dev/null
+"$FTCLOS" gen hypercube --dimensions 4 --hosts 2 -o "$work/hypercube-4.net" 2>/dev/null
 # MiKANT(3,3) without the straight side cables <G0,1,D> - <G1,1,D> of the top
 # block with D_0 = 0 (G*-L1-*.0): detours cross the groups twice, so on one
 # SL its routes have credit loops (Algorithm 1 on the intact fabric has none).
@@ -81,9 +86,9 @@ wait_up() {
   return 1
 }
 
-# run_case FABRIC SCHEME ZERO_LOOPS DIR
+# run_case FABRIC SCHEME ZERO_LOOPS CHOICE DIR
 run_case() {
-  local fabric=$1 scheme=$2 zero_loops=$3 dir=$4 vls
+  local fabric=$1 scheme=$2 zero_loops=$3 choice=$4 dir=$5 vls
   local net=$root/ibsim-topos/$fabric.net sock host src lids sw_lid p i s d sl
   [ -f "$net" ] || net=$work/$fabric.net
   sock=ftclos-sl2vl-$$-$(basename "$dir")
@@ -112,6 +117,10 @@ EOF
   fi
   if grep -q "ftclos ERR" "$dir/osm.log"; then
     echo "ftclos errors: $(grep "ftclos ERR" "$dir/osm.log" | head -2)"
+    return 1
+  fi
+  if [ -n "$choice" ] && ! grep -q "scheme auto chose $choice[ ;]" "$dir/osm.log"; then
+    echo "auto did not choose $choice: $(grep -o 'scheme auto chose [^;]*' "$dir/osm.log" | tail -1)"
     return 1
   fi
 
@@ -218,12 +227,12 @@ passed=0
 failed=0
 i=0
 for entry in "${cases[@]}"; do
-  IFS='|' read -r fabric scheme zero_loops <<<"$entry"
+  IFS='|' read -r fabric scheme zero_loops choice <<<"$entry"
   i=$((i + 1))
   dir=$work/case$i
   mkdir -p "$dir"
   start=$SECONDS
-  if run_case "$fabric" "$scheme" "$zero_loops" "$dir" >"$dir/result" 2>&1; then
+  if run_case "$fabric" "$scheme" "$zero_loops" "$choice" "$dir" >"$dir/result" 2>&1; then
     passed=$((passed + 1))
     echo "ok   $fabric --scheme $scheme ($((SECONDS - start)) s): $(tr '\n' ' ' <"$dir/result" | sed 's/ *$//')"
   else

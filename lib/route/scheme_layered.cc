@@ -56,22 +56,35 @@ class LayeredScheme : public Scheme {
     return Status::Ok();
   }
 
+  // The balanced paths first; where their layers exceed the VLs, paths that
+  // avoid down-up turns first (fewer cycles to break, less balance).
   Result<Routing> route(const RoutingInput& input) const override {
     if (Status status = applies(input.detection); !status.ok()) return status;
-    Routing routing = route_balanced_shortest_paths(input);
-    const Layers layers = layer_destinations(input, routing, input.data_vls);
+    for (const PathChoice choice : {PathChoice::kLeastLoaded, PathChoice::kFewestTurnsFirst}) {
+      Routing routing = route_balanced_shortest_paths(input, choice);
+      const Layers layers = layer_destinations(input, routing, input.data_vls);
+      if (layers.used == 0) continue;
+      describe(layers, choice, input.data_vls, routing);
+      return routing;
+    }
+    return Status::Error(fmt::format("its shortest paths need more than the {} VL{} the ports offer, even those "
+                                     "that avoid down-up turns first",
+                                     input.data_vls, input.data_vls == 1 ? "" : "s"));
+  }
+
+ private:
+  static void describe(const Layers& layers, PathChoice choice, int data_vls, Routing& routing) {
     const int used = layers.used;
-    if (used == 0)
-      return Status::Error(fmt::format("layered: its shortest paths need more than the {} VL{} the ports offer",
-                                       input.data_vls, input.data_vls == 1 ? "" : "s"));
     routing.notes.push_back(fmt::format(
-        "shortest paths balanced by load (DF-SSSP) on {} VL{} of {}: SL per destination LID, SL k on VL k{}", used,
-        used == 1 ? "" : "s", input.data_vls, used > 1 ? " (enable qos)" : ""));
+        "shortest paths {} (DF-SSSP) on {} VL{} of {}: SL per destination LID, SL k on VL k{}",
+        choice == PathChoice::kLeastLoaded ? "balanced by load"
+                                           : "with the fewest down-up turns, then balanced by load (the balanced "
+                                             "ones needed more VLs)",
+        used, used == 1 ? "" : "s", data_vls, used > 1 ? " (enable qos)" : ""));
     if (layers.switch_lids_on_sl0 > 0)
       routing.notes.push_back(fmt::format("{} switch LIDs (management traffic only) fit no layer the CA LIDs use: "
                                           "SL 0", layers.switch_lids_on_sl0));
     if (used == 1) routing.dest_sl.clear();
-    return routing;
   }
 };
 

@@ -115,8 +115,9 @@ constexpr SchemeEntry kSchemes[] = {
      .fabrics = "any connected fabric; SL = VL layer per destination (as many as the ports offer: --vls, VLCap)",
      .lmc = "0",
      .path_bits = "0",
-     .guarantee = "shortest paths balanced by load, each VL layer's channel dependency graph acyclic (DF-SSSP): "
-                  "deadlock-free on the fewest layers first fit finds",
+     .guarantee = "shortest paths balanced by load (with the fewest down-up turns first where the VLs would not "
+                  "suffice), each VL layer's channel dependency graph acyclic (DF-SSSP): deadlock-free; refused "
+                  "where first fit needs more layers than VLs",
      .auto_challenges = "updown-star",
      .make = make_layered_scheme},
 };

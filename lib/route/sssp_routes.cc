@@ -12,11 +12,13 @@ namespace {
 struct Cable {
   int port;
   int peer;  // switch index
+  bool up;   // in the up*/down* order
 };
 
 class SsspRouter {
  public:
-  explicit SsspRouter(const RoutingInput& input) : in_(input), index_(input.fabric.size(), -1) {
+  SsspRouter(const RoutingInput& input, PathChoice choice)
+      : in_(input), count_turns_(choice == PathChoice::kFewestTurnsFirst), index_(input.fabric.size(), -1) {
     const Fabric& fabric = in_.fabric;
     for (int x = 0; x < fabric.size(); ++x)
       if (fabric.node(x).is_switch()) index_[x] = static_cast<int>(switches_.size()), switches_.push_back(x);
@@ -27,7 +29,8 @@ class SsspRouter {
       const Node& node = fabric.node(switches_[i]);
       for (int p = 1; p <= node.num_ports; ++p) {
         const PortRef peer = node.ports[p].peer;
-        if (peer.valid() && index_[peer.node] >= 0) cables_[i].push_back({p, index_[peer.node]});
+        if (peer.valid() && index_[peer.node] >= 0)
+          cables_[i].push_back({p, index_[peer.node], in_.detection.star.up(fabric, switches_[i], peer.node)});
       }
       first_cable_[i + 1] = first_cable_[i] + static_cast<int>(cables_[i].size());
     }
@@ -37,6 +40,7 @@ class SsspRouter {
     hops_.resize(switches_.size());
     cost_.resize(switches_.size());
     next_.resize(switches_.size());
+    turns_.resize(switches_.size());
     through_.resize(switches_.size());
   }
 
@@ -45,14 +49,14 @@ class SsspRouter {
     routing.path_bits.assign(in_.fabric.size(), 0);
     routing.lfts.port.resize(in_.fabric.size());
     for (int x : switches_) routing.lfts.port[x].assign(in_.lids.max_lid + 1, kNoPath);
+    // In LID order, as the load builds up: the same tables whatever order
+    // the nodes come in (OpenSM's GUID order, a file's).
     const std::vector<Exit> exits = exits_by_lid(in_.fabric, in_.lids);
-    std::vector<std::vector<int>> lids_at(switches_.size());
-    for (size_t lid = 1; lid < exits.size(); ++lid)
-      if (exits[lid].target >= 0) lids_at[index_[exits[lid].target]].push_back(static_cast<int>(lid));
-    for (size_t t = 0; t < switches_.size(); ++t) {
-      if (lids_at[t].empty()) continue;
-      breadth_first_from(static_cast<int>(t));
-      for (int lid : lids_at[t]) route_lid(lid, exits[lid], routing.lfts);
+    int searched = -1;
+    for (size_t lid = 1; lid < exits.size(); ++lid) {
+      if (exits[lid].target < 0) continue;
+      if (const int t = index_[exits[lid].target]; t != searched) breadth_first_from(t), searched = t;
+      route_lid(static_cast<int>(lid), exits[lid], routing.lfts);
     }
     return routing;
   }
@@ -68,9 +72,12 @@ class SsspRouter {
         if (hops_[c.peer] < 0) hops_[c.peer] = hops_[order_[i]] + 1, order_.push_back(c.peer);
   }
 
+  // Each switch's path is the one its next hop already has, one hop longer:
+  // its down-up turns and its routes are those plus the hop's own.
   void route_lid(int lid, const Exit& exit, Lfts& lfts) {
     const int t = order_.front();
     cost_[t] = 0;
+    turns_[t] = 0;
     lfts.port[switches_[t]][lid] = static_cast<uint8_t>(exit.port);
     for (size_t i = 1; i < order_.size(); ++i) {
       const int x = order_[i];
@@ -78,8 +85,12 @@ class SsspRouter {
       for (int c = 0; c < static_cast<int>(cables_[x].size()); ++c) {
         const Cable& cable = cables_[x][c];
         if (hops_[cable.peer] != hops_[x] - 1) continue;
-        const int64_t cost = cost_[cable.peer] + load_[first_cable_[x] + c];
-        if (best < 0 || cost < cost_[x]) best = c, cost_[x] = cost;
+        const int y = cable.peer;
+        const bool turns_up = y != t && !cable.up && cables_[y][next_[y]].up;
+        const int turns = count_turns_ ? turns_[y] + turns_up : 0;
+        const int64_t cost = cost_[y] + load_[first_cable_[x] + c];
+        if (best < 0 || turns < turns_[x] || (turns == turns_[x] && cost < cost_[x]))
+          best = c, cost_[x] = cost, turns_[x] = turns;
       }
       next_[x] = best;
       lfts.port[switches_[x]][lid] = static_cast<uint8_t>(cables_[x][best].port);
@@ -98,18 +109,21 @@ class SsspRouter {
   }
 
   const RoutingInput& in_;
+  const bool count_turns_;
   std::vector<int> switches_;
   std::vector<int> index_;                  // per node: position in switches_, or -1
   std::vector<std::vector<Cable>> cables_;  // by switch index, ascending ports
   std::vector<int> first_cable_;            // by switch index (one more): where its cables start in load_
   std::vector<int> hosts_;                  // by switch index: CAs cabled to it
   std::vector<int64_t> load_;               // by cable: CA sources routed over it so far
-  std::vector<int> hops_, order_, next_;
+  std::vector<int> hops_, order_, next_, turns_;  // turns_: down-up turns on the switch's path
   std::vector<int64_t> cost_, through_;
 };
 
 }  // namespace
 
-Routing route_balanced_shortest_paths(const RoutingInput& input) { return SsspRouter(input).route(); }
+Routing route_balanced_shortest_paths(const RoutingInput& input, PathChoice choice) {
+  return SsspRouter(input, choice).route();
+}
 
 }  // namespace ftclos

@@ -53,7 +53,7 @@ offline() {
     start=$SECONDS
     if ! timeout 1800 "$FTCLOS" route "$net" --scheme "$scheme" -o "$work/$name.$scheme.dump" \
       --sl "$work/$name.$scheme.sl" 2>"$work/$name.$scheme.err"; then
-      [ "$scheme" = layered ] && grep -q "VLs the ports offer" "$work/$name.$scheme.err" && {
+      [ "$scheme" = layered ] && grep -q "the ports offer" "$work/$name.$scheme.err" && {
         echo "$name offline: layered refused: $(grep -o 'needs more than .*' "$work/$name.$scheme.err")"
         continue
       }

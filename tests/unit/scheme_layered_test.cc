@@ -118,6 +118,27 @@ TEST(LayeredWorstCase, BelowTheFloorOnATorusAndAHypercube) {
   }
 }
 
+// OpenSM hands nodes over in GUID order, a file in its own: with the same
+// LIDs the tables and SLs are the same (plugin_sl2vl.sh compares them).
+TEST(LayeredOrder, TheSameTablesAndSlsWhateverTheNodeOrder) {
+  const Routed routed = route_fabric(*make_layered_scheme(), generated(generate_torus(4, 4, 2)), 0);
+  ASSERT_TRUE(routed.status.ok());
+  const Fabric shuffled = shuffle(routed.fabric, 5, false);
+  LidMap lids = routed.lids;
+  for (int n = 0; n < shuffled.size(); ++n) lids.base[n] = routed.lids.base[*routed.fabric.find(shuffled.node(n).name)];
+  for (int lid = 1; lid <= lids.max_lid; ++lid)
+    if (routed.lids.owner[lid] >= 0) lids.owner[lid] = *shuffled.find(routed.fabric.node(routed.lids.owner[lid]).name);
+  const Detection detection = detect(shuffled);
+  Result<Routing> again = make_layered_scheme()->route({shuffled, detection, lids});
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(again->dest_sl, routed.routing.dest_sl);
+  for (int n = 0; n < shuffled.size(); ++n) {
+    if (!shuffled.node(n).is_switch()) continue;
+    EXPECT_EQ(again->lfts.port[n], routed.routing.lfts.port[*routed.fabric.find(shuffled.node(n).name)])
+        << shuffled.node(n).name;
+  }
+}
+
 // Without the measure auto cannot weigh them: it keeps the floor and says why.
 TEST(LayeredAuto, WithoutAWorstCaseMeasureTheFloorStays) {
   const Routed routed = route_fabric(*make_auto_scheme(), generated(generate_torus(4, 4, 2)), 0);
@@ -126,23 +147,42 @@ TEST(LayeredAuto, WithoutAWorstCaseMeasureTheFloorStays) {
   EXPECT_TRUE(notes_mention(routed.routing, "layered: no worst-case measure"));
 }
 
-// Fewer VLs than its layers: refused with the reason, and auto keeps the floor.
-TEST(LayeredVls, TooFewVlsAreRefused) {
+// Fewer VLs than the balanced paths' layers: the paths with the fewest
+// down-up turns first, on fewer layers (on a 4x4 torus one: every pair has a
+// shortest path that never turns).
+TEST(LayeredVls, FewerVlsTakeTheFewestTurnsFirst) {
   Routed routed = route_fabric(*make_layered_scheme(), generated(generate_torus(4, 4, 2)), 0);
   ASSERT_TRUE(routed.status.ok());
-  const int needed = vls_used(routed.routing);
-  ASSERT_GT(needed, 1);
+  ASSERT_GT(vls_used(routed.routing), 1);
   RoutingInput input = routed.input();
-  input.data_vls = needed - 1;
+  input.data_vls = 1;
+  Result<Routing> fewer = make_layered_scheme()->route(input);
+  ASSERT_TRUE(fewer.ok()) << fewer.status().message();
+  EXPECT_EQ(vls_used(*fewer), 1);
+  EXPECT_TRUE(notes_mention(*fewer, "fewest down-up turns")) << ::testing::PrintToString(fewer->notes);
+  routed.routing = *fewer;
+  const Correctness c = audit(routed, {});
+  EXPECT_EQ(c.unreachable + c.loops + c.credit_loops + c.non_minimal, 0);
+}
+
+// A ring's shortest paths chase each other around whatever they turn: on one
+// VL layered is refused with the reason, and auto keeps the floor.
+TEST(LayeredVls, TooFewVlsAreRefused) {
+  const Routed routed = route_fabric(*make_updown_star_scheme(), generated(generate_ring(8, 2)), 0);
+  ASSERT_TRUE(routed.status.ok());
+  RoutingInput input = routed.input();
+  input.data_vls = 1;
   Result<Routing> refused = make_layered_scheme()->route(input);
   ASSERT_FALSE(refused.ok());
-  EXPECT_NE(refused.status().message().find("VL"), std::string::npos) << refused.status().message();
+  EXPECT_NE(refused.status().message().find("the ports offer"), std::string::npos) << refused.status().message();
   const WorstCaseMeasure measure = exact_worst_case_measure();
   input.worst_case = &measure;
   Result<Routing> chosen = make_auto_scheme()->route(input);
   ASSERT_TRUE(chosen.ok());
   EXPECT_EQ(chosen->chosen, "updown-star");
-  input.data_vls = needed;
+  EXPECT_TRUE(notes_mention(*chosen, "layered: its shortest paths need more than"))
+      << ::testing::PrintToString(chosen->notes);
+  input.data_vls = 2;
   EXPECT_TRUE(make_layered_scheme()->route(input).ok());
 }
 

@@ -135,8 +135,11 @@ EOF
       { echo "smpquery sl2vl $sw_lid $p failed: $(tail -1 "$dir/smpquery.err")"; return 1; }
   done < <(switch_ports "$dir/disc.net")
 
-  "$FTCLOS" route "$dir/disc.net" --scheme "$scheme" -o "$dir/expected.dump" --sl "$dir/expected.sl" \
-    2>"$dir/route.err" || { echo "ftclos route failed: $(cat "$dir/route.err")"; return 1; }
+  # The fabric file, on OpenSM's LIDs: detect takes ibnetdiscover's output of
+  # the 4x4 torus for a 5-level tree with attached hosts, the file (and the
+  # plugin, OpenSM's subnet) for any-fabric.
+  "$FTCLOS" route "$net" --guid2lid "$dir/guid2lid" --scheme "$scheme" -o "$dir/expected.dump" \
+    --sl "$dir/expected.sl" 2>"$dir/route.err" || { echo "ftclos route failed: $(cat "$dir/route.err")"; return 1; }
   mapfile -t lids < <(ca_lids "$dir/disc.net")
   src=${lids[0]}
   # PathRecord SLs: the first CA to every CA gives each destination's SL; then sampled pairs.
@@ -147,6 +150,10 @@ EOF
       echo "dlid $d $sl"
       echo "$src $d $sl" >>"$dir/queried"
     done
+    # ... and the first CA's own SL, from the second (layered puts any LID on any SL).
+    sl=$(path_sl "$sock" "$host" "${lids[1]}" "$src") || { echo "saquery -p ${lids[1]} -> $src gave no SL" >&2; return 1; }
+    echo "dlid $src $sl"
+    echo "${lids[1]} $src $sl" >>"$dir/queried"
     RANDOM=7
     for i in $(seq 1 "$PAIRS"); do
       s=${lids[RANDOM % ${#lids[@]}]}

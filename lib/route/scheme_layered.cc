@@ -7,6 +7,7 @@
 // keeps it only where its worst case is lower.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "route/cdg_layers.h"
@@ -18,8 +19,9 @@ namespace ftclos {
 namespace {
 
 struct Layers {
-  int used = 0;                 // layers the CA LIDs need; 0 when they fit none of those allowed
-  int switch_lids_on_sl0 = 0;   // switch LIDs that fit no layer the CA LIDs opened
+  bool fit = true;             // the CA LIDs fit the layers allowed
+  int used = 1;                // layers the CA LIDs use
+  int switch_lids_on_sl0 = 0;  // switch LIDs that fit no layer the CA LIDs use
 };
 
 // The SL of every CA LID (SL k on VL k), the lowest layer whose channel
@@ -38,11 +40,11 @@ Layers layer_destinations(const RoutingInput& input, Routing& routing, int allow
     for (size_t lid = 1; lid < exits.size(); ++lid) {
       if (exits[lid].target < 0 || (exits[lid].port != 0) != cas) continue;
       const int layer = cdg.place(dependencies_toward(fabric, routing.lfts, channels, static_cast<int>(lid)), 0, last);
-      if (layer < 0 && cas) return {};
+      if (layer < 0 && cas) return {.fit = false};
       layers.switch_lids_on_sl0 += layer < 0;
       routing.dest_sl[lid] = static_cast<uint8_t>(layer < 0 ? 0 : layer);
     }
-    if (cas) layers.used = cdg.count();
+    if (cas) layers.used = std::max(1, cdg.count());
   }
   return layers;
 }
@@ -63,7 +65,7 @@ class LayeredScheme : public Scheme {
     for (const PathChoice choice : {PathChoice::kLeastLoaded, PathChoice::kFewestTurnsFirst}) {
       Routing routing = route_balanced_shortest_paths(input, choice);
       const Layers layers = layer_destinations(input, routing, input.data_vls);
-      if (layers.used == 0) continue;
+      if (!layers.fit) continue;
       describe(layers, choice, input.data_vls, routing);
       return routing;
     }

@@ -38,6 +38,8 @@ class SsspRouter {
       if (const Exit exit = exit_of(fabric, n); !fabric.node(n).is_switch() && exit.target >= 0) ++hosts_[index_[exit.target]];
     load_.assign(first_cable_.back(), 0);
     hops_.resize(switches_.size());
+    first_nearer_.resize(switches_.size());
+    last_nearer_.resize(switches_.size());
     cost_.resize(switches_.size());
     next_.resize(switches_.size());
     turns_.resize(switches_.size());
@@ -49,20 +51,28 @@ class SsspRouter {
     routing.path_bits.assign(in_.fabric.size(), 0);
     routing.lfts.port.resize(in_.fabric.size());
     for (int x : switches_) routing.lfts.port[x].assign(in_.lids.max_lid + 1, kNoPath);
-    // In LID order, as the load builds up: the same tables whatever order
-    // the nodes come in (OpenSM's GUID order, a file's).
+    // Targets in the order of their lowest LID, each target's LIDs in LID
+    // order, as the load builds up: the same tables whatever order the
+    // nodes come in (OpenSM's GUID order, a file's), one search per target.
     const std::vector<Exit> exits = exits_by_lid(in_.fabric, in_.lids);
-    int searched = -1;
+    std::vector<std::vector<int>> lids_at(switches_.size());
+    std::vector<int> targets;
     for (size_t lid = 1; lid < exits.size(); ++lid) {
       if (exits[lid].target < 0) continue;
-      if (const int t = index_[exits[lid].target]; t != searched) breadth_first_from(t), searched = t;
-      route_lid(static_cast<int>(lid), exits[lid], routing.lfts);
+      const int t = index_[exits[lid].target];
+      if (lids_at[t].empty()) targets.push_back(t);
+      lids_at[t].push_back(static_cast<int>(lid));
+    }
+    for (int t : targets) {
+      breadth_first_from(t);
+      for (int lid : lids_at[t]) route_lid(lid, exits[lid], routing.lfts);
     }
     return routing;
   }
 
  private:
-  // hops_ toward switch t, and order_: the switches it reaches, nearest first.
+  // hops_ toward switch t, order_: the switches it reaches, nearest first,
+  // and each one's cables one hop nearer (once per target: its LIDs choose among them).
   void breadth_first_from(int t) {
     std::ranges::fill(hops_, -1);
     order_.assign(1, t);
@@ -70,6 +80,13 @@ class SsspRouter {
     for (size_t i = 0; i < order_.size(); ++i)
       for (const Cable& c : cables_[order_[i]])
         if (hops_[c.peer] < 0) hops_[c.peer] = hops_[order_[i]] + 1, order_.push_back(c.peer);
+    nearer_.clear();
+    for (int x : order_) {
+      first_nearer_[x] = static_cast<int>(nearer_.size());
+      for (int c = 0; c < static_cast<int>(cables_[x].size()); ++c)
+        if (hops_[cables_[x][c].peer] == hops_[x] - 1) nearer_.push_back(c);
+      last_nearer_[x] = static_cast<int>(nearer_.size());
+    }
   }
 
   // Each switch's path is the one its next hop already has, one hop longer:
@@ -82,9 +99,9 @@ class SsspRouter {
     for (size_t i = 1; i < order_.size(); ++i) {
       const int x = order_[i];
       int best = -1;
-      for (int c = 0; c < static_cast<int>(cables_[x].size()); ++c) {
+      for (int i = first_nearer_[x]; i < last_nearer_[x]; ++i) {
+        const int c = nearer_[i];
         const Cable& cable = cables_[x][c];
-        if (hops_[cable.peer] != hops_[x] - 1) continue;
         const int y = cable.peer;
         const bool turns_up = y != t && !cable.up && cables_[y][next_[y]].up;
         const int turns = count_turns_ ? turns_[y] + turns_up : 0;
@@ -117,6 +134,8 @@ class SsspRouter {
   std::vector<int> hosts_;                  // by switch index: CAs cabled to it
   std::vector<int64_t> load_;               // by cable: CA sources routed over it so far
   std::vector<int> hops_, order_, next_, turns_;  // turns_: down-up turns on the switch's path
+  std::vector<int> nearer_;                       // cable indices one hop nearer the target, by switch:
+  std::vector<int> first_nearer_, last_nearer_;   // where each switch's start and end in nearer_
   std::vector<int64_t> cost_, through_;
 };
 

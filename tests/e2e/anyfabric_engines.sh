@@ -54,7 +54,7 @@ offline() {
     if ! timeout 1800 "$FTCLOS" route "$net" --scheme "$scheme" -o "$work/$name.$scheme.dump" \
       --sl "$work/$name.$scheme.sl" 2>"$work/$name.$scheme.err"; then
       [ "$scheme" = layered ] && grep -q "the ports offer" "$work/$name.$scheme.err" && {
-        echo "$name offline: layered refused: $(grep -o 'needs more than .*' "$work/$name.$scheme.err")"
+        echo "$name offline: layered refused: $(grep -o 'need.* more than .*' "$work/$name.$scheme.err")"
         continue
       }
       fail "$name: ftclos route --scheme $scheme failed: $(tail -2 "$work/$name.$scheme.err")"

@@ -85,7 +85,7 @@ static void test_route(struct ftclos_engine *engine) {
   struct ftclos_node nodes[NODES];
   struct ftclos_link links[HOSTS + LEAVES * SPINES];
   struct ftclos_lid lids[NODES];
-  struct ftclos_subnet subnet = {nodes, NODES, links, 0, lids, NODES, 0};
+  struct ftclos_subnet subnet = {nodes, NODES, links, 0, lids, NODES, 0, 0}; /* data_vls 0: unknown */
   const uint8_t *ports = NULL;
   uint16_t max_lid = 0;
   char *err = NULL;

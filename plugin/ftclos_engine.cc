@@ -29,6 +29,7 @@
 
 #include "audit/audit.h"
 #include "audit/trade_off.h"
+#include "audit/worst_case.h"
 #include "core/files.h"
 #include "core/workers.h"
 #include "detect/detect.h"
@@ -183,7 +184,7 @@ struct ftclos_engine {
     threads = ftclos::sweep_threads(*options);
     ftclos::set_max_workers(threads);
     Sweep sweep;
-    if (!recognize(subnet, sweep, failure) || !route_tables(subnet.lmc, sweep, failure)) return failure.code;
+    if (!recognize(subnet, sweep, failure) || !route_tables(subnet, sweep, failure)) return failure.code;
     keep_valid_entries(sweep);
     if (!check(sweep, failure)) return failure.code;
     log(FTCLOS_LOG_INFO, summary(sweep, subnet.lmc, ms_since(start)));
@@ -215,7 +216,8 @@ struct ftclos_engine {
     return true;
   }
 
-  bool route_tables(int lmc, Sweep& sweep, Failure& failure) {
+  bool route_tables(const ftclos_subnet& subnet, Sweep& sweep, Failure& failure) {
+    const int lmc = subnet.lmc;
     const Clock::time_point start = Clock::now();
     std::unique_ptr<ftclos::Scheme> scheme = std::move(*ftclos::make_scheme(options->scheme));  // checked by parse_options
     // auto passes over tables that fail the check; the last check it ran is
@@ -229,8 +231,16 @@ struct ftclos_engine {
       return fmt::format("its tables leave {} of {} CA routes undelivered and have {} credit loops",
                          sweep.check.unreachable + sweep.check.loops, sweep.check.pairs, sweep.check.credit_loops);
     };
+    // auto weighs layered against the up*/down* floor by their exact worst cases.
+    const ftclos::WorstCaseMeasure worst_case = [&](const ftclos::RoutingInput& input, const ftclos::Routing& candidate) {
+      const Clock::time_point check_start = Clock::now();
+      const double worst = ftclos::exact_worst_case_measure()(input, candidate);
+      auto_check_ms += ms_since(check_start);
+      return worst;
+    };
+    const int data_vls = subnet.data_vls > 0 ? subnet.data_vls : ftclos::kDefaultDataVls;
     Result<ftclos::Routing> routing =
-        scheme->route({sweep.subnet.fabric, sweep.detection, sweep.subnet.lids, &strands});
+        scheme->route({sweep.subnet.fabric, sweep.detection, sweep.subnet.lids, &strands, &worst_case, data_vls});
     sweep.route_ms = ms_since(start) - auto_check_ms;
     sweep.check_ms += auto_check_ms;
     if (!routing.ok()) {
@@ -345,11 +355,11 @@ struct ftclos_engine {
   std::string summary(const Sweep& sweep, int lmc, double total_ms) const {
     const ftclos::Routing& routing = sweep.routing;
     return fmt::format(
-        "{}{}; scheme {}{}; LMC {} ({} needed); {} CA routes, {} undelivered, {} credit loops; {} entries re-routed "
+        "{}{}; scheme {}{}{}; LMC {} ({} needed); {} CA routes, {} undelivered, {} credit loops; {} entries re-routed "
         "around failures; {}; {:.1f} ms ({:.1f} recognition, {:.1f} routing, {:.1f} checking; {} threads)",
         ftclos::family_summary(sweep.detection),
         sweep.detection.degraded() ? fmt::format(": {} deviations", sweep.detection.deviations().size()) : "",
-        options->scheme, routing.chosen.empty() ? "" : fmt::format(" chose {}", routing.chosen), lmc,
+        options->scheme, routing.chosen.empty() ? "" : fmt::format(" chose {}", routing.chosen), vls(routing), lmc,
         routing.lmc_needed, sweep.check.pairs, sweep.check.unreachable + sweep.check.loops, sweep.check.credit_loops,
         routing.rerouted, churn(sweep), total_ms, sweep.recognize_ms, sweep.route_ms, sweep.check_ms, threads);
   }
@@ -364,6 +374,12 @@ struct ftclos_engine {
       for (int p = node.is_switch() ? 0 : 1; p <= (node.is_switch() ? 0 : node.num_ports); ++p)
         if (node.ports[p].guid != 0) port_by_guid[node.ports[p].guid] = {x, p};
     }
+  }
+
+  // The VLs the routing's SLs take (SL k on VL k), where it uses more than one.
+  static std::string vls(const ftclos::Routing& routing) {
+    if (routing.dest_sl.empty()) return "";
+    return fmt::format(" on {} VLs", 1 + *std::ranges::max_element(routing.dest_sl));
   }
 
   std::string churn(const Sweep& sweep) const {

@@ -109,6 +109,34 @@ static void free_arrays(struct subnet_arrays *arrays) {
   memset(arrays, 0, sizeof(*arrays));
 }
 
+/* Data VLs an OperationalVLs or VLCap code offers (IBA PortInfo: 1 VL0,
+ * 2 VL0-1, 3 VL0-3, 4 VL0-7, 5 VL0-14). */
+static unsigned data_vls(uint8_t code) {
+  static const unsigned vls[] = {0, 1, 2, 4, 8, 15};
+  return code < sizeof(vls) / sizeof(vls[0]) ? vls[code] : 0;
+}
+
+/* The data VLs every cabled port will run: what osm_link_mgr sets as
+ * OperationalVLs after routing (the lower VLCap of the two ends, at most
+ * max_op_vls), the least over the subnet; DF-SSSP reads the same bound. */
+static int offered_vls(osm_opensm_t *osm, const struct subnet_arrays *arrays) {
+  uint8_t least = osm->subn.opt.max_op_vls;
+  size_t i;
+  for (i = 0; i < arrays->count; ++i) {
+    uint32_t p, ports = osm_node_get_num_physp(arrays->node_at[i]);
+    for (p = 0; p < ports; ++p) {
+      osm_physp_t *physp = osm_node_get_physp_ptr(arrays->node_at[i], p);
+      uint8_t cap;
+      if (!physp || !physp->p_remote_physp)
+        continue;
+      cap = ib_port_info_get_vl_cap(&physp->port_info);
+      if (cap && cap < least)
+        least = cap;
+    }
+  }
+  return (int)data_vls(least);
+}
+
 /* Fills `arrays` (free with free_arrays, also after a failure); 0 or -ENOMEM. */
 static int collect_subnet(osm_opensm_t *osm, struct subnet_arrays *arrays) {
   cl_qmap_t *node_tbl = &osm->subn.node_guid_tbl, *port_tbl = &osm->subn.port_guid_tbl;
@@ -184,6 +212,7 @@ static int collect_subnet(osm_opensm_t *osm, struct subnet_arrays *arrays) {
   arrays->subnet.num_links = links;
   arrays->subnet.num_lids = lids;
   arrays->subnet.lmc = osm->subn.opt.lmc;
+  arrays->subnet.data_vls = offered_vls(osm, arrays);
   return 0;
 }
 
@@ -286,13 +315,6 @@ static int ftclos_ucast_build_fwd_tables(void *context) {
             "SL2VL tables then (set qos TRUE)\n",
             ftclos_engine_sl_count(plugin->engine) - 1);
   return 0;
-}
-
-/* Data VLs an OperationalVLs or VLCap code offers (IBA PortInfo: 1 VL0,
- * 2 VL0-1, 3 VL0-3, 4 VL0-7, 5 VL0-14). */
-static unsigned data_vls(uint8_t code) {
-  static const unsigned vls[] = {0, 1, 2, 4, 8, 15};
-  return code < sizeof(vls) / sizeof(vls[0]) ? vls[code] : 0;
 }
 
 /* OpenSM's QoS manager (qos TRUE) asks for every (in, out) port pair of a

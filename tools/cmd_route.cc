@@ -1,12 +1,13 @@
 // `ftclos route TOPO [--scheme NAME] [--lmc L | --guid2lid FILE | --previous OLD.dump]
-// [-o DUMP] [--pathbits FILE] [--sl FILE] [--allow-unreachable]`: route a fabric and write its LFTs as an
+// [-o DUMP] [--pathbits FILE] [--sl FILE] [--vls N] [--allow-unreachable]`: route a fabric and write its LFTs as an
 // opensm-lfts.dump (OpenSM's `file` routing engine loads it); with OpenSM's
 // guid2lid, byte for byte the dump OpenSM writes for the same tables. Tables that
 // leave a CA pair undelivered are not written (exit 1) unless
 // --allow-unreachable. --previous keeps what is still valid of earlier tables,
 // on their LIDs (repair), or with --rebalance writes the scheme's own tables;
 // either way it reports both: entries changed and worst-case contention.
-// --sl writes the SL of every (source, destination) pair (audit/sl_file.h). The
+// --sl writes the SL of every (source, destination) pair (audit/sl_file.h);
+// --vls is how many data VLs the ports offer (layered's budget). The
 // summary goes to stderr so the dump can go to stdout.
 #include <fmt/format.h>
 
@@ -24,6 +25,7 @@
 #include "audit/lft_parse.h"
 #include "audit/sl_file.h"
 #include "audit/trade_off.h"
+#include "audit/worst_case.h"
 #include "route/lft_dump.h"
 #include "route/path_bits.h"
 #include "route/previous_tables.h"
@@ -39,6 +41,7 @@ struct RouteOptions {
   std::string output = "-";  // '-': stdout
   std::string path_bits;  // empty: not written
   std::string sl_file;    // empty: not written
+  int data_vls = kDefaultDataVls;
   bool allow_unreachable = false;
   HintFiles hint_files;
   std::string previous;  // empty: route from scratch
@@ -140,7 +143,14 @@ int run(const RouteOptions& options) {
     auto_check_ms += milliseconds_since(check_start);
     return reason;
   };
-  Result<RoutedFabric> routed = route_fabric(*fabric, options.scheme, std::move(*lids), *hints, &bad_input, &strands);
+  const WorstCaseMeasure worst_case = [&](const RoutingInput& input, const Routing& routing) {
+    const Clock::time_point check_start = Clock::now();
+    const double worst = exact_worst_case_measure()(input, routing);
+    auto_check_ms += milliseconds_since(check_start);
+    return worst;
+  };
+  Result<RoutedFabric> routed = route_fabric(*fabric, options.scheme, std::move(*lids), *hints, &bad_input,
+                                             {&strands, &worst_case, options.data_vls});
   if (!routed.ok()) {
     fmt::print(stderr, "ftclos route: {}\n", routed.status().message());
     return bad_input ? 2 : 1;
@@ -198,6 +208,10 @@ void add_route(CLI::App& app) {
   sub->add_option("--pathbits", options->path_bits, "Also write every CA's path bits to this file");
   sub->add_option("--sl", options->sl_file,
                   "Also write the SL of every (source LID, destination LID) to this file (for `ftclos audit --sl`)");
+  sub->add_option("--vls", options->data_vls,
+                  fmt::format("Data VLs every port offers (VLCap): the SLs a layered routing may use (default {})",
+                              kDefaultDataVls))
+      ->check(CLI::Range(1, 15));
   sub->add_option("--previous", options->previous,
                   "Keep every entry of these earlier tables (opensm-lfts.dump) that is still valid; their LIDs and "
                   "LMC are used")

@@ -34,7 +34,7 @@ _ftclos() {
       [ "$head" = "$cur" ] && head="" || head="$head,"
       mapfile -t COMPREPLY < <(compgen -P "$head" -W "$names" -- "$tail")
       return ;;
-    --lmc | --seed | --offset | --fail-links) return ;;
+    --lmc | --vls | --seed | --offset | --fail-links) return ;;
     -o | --output | --json | --html | --guid2lid | --pathbits | --previous | --compare | --*-guid-file | --roots | --ibnl-dir | --permutation)
       _filedir
       return ;;

@@ -1,17 +1,13 @@
 #include "audit/trade_off.h"
 
-#include "audit/audit.h"
+#include "audit/worst_case.h"
 #include "route/previous_tables.h"
 
 namespace ftclos {
 
 TradeOff measure_trade_off(const Fabric& fabric, const Levels& levels, const LidMap& lids, const Lfts& previous,
                            const Routing& repair, const Routing& rebalance, bool worst_cases) {
-  auto worst_case = [&](const Routing& routing) {
-    return worst_case_contention({fabric, levels, lids, routing.lfts,
-                                  {OffsetChoice::Mode::kPathBits, 0, routing.path_bits}, routing.dest_sl, {}})
-        .worst_case;
-  };
+  auto worst_case = [&](const Routing& routing) { return routing_worst_case(fabric, levels, lids, routing); };
   TradeOff trade_off;
   trade_off.repair_changed = changed_entries(lids, previous, repair.lfts);
   trade_off.rebalance_changed = changed_entries(lids, previous, rebalance.lfts);

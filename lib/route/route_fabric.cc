@@ -17,7 +17,7 @@ Result<RoutedFabric> route_fabric(const Fabric& fabric, std::string_view scheme_
 }
 
 Result<RoutedFabric> route_fabric(const Fabric& fabric, std::string_view scheme_name, LidMap lids,
-                                  const HostHints& hints, bool* bad_input, const StrandCheck* strands) {
+                                  const HostHints& hints, bool* bad_input, const RouteHooks& hooks) {
   if (bad_input) *bad_input = true;
   Result<std::unique_ptr<Scheme>> scheme = make_scheme(scheme_name);
   if (!scheme.ok()) return scheme.status();
@@ -28,7 +28,7 @@ Result<RoutedFabric> route_fabric(const Fabric& fabric, std::string_view scheme_
 
   RoutedFabric out{detect(fabric, hints), std::move(lids), {}, 0};
   const auto start = std::chrono::steady_clock::now();
-  Result<Routing> routing = (*scheme)->route({fabric, out.detection, out.lids, strands});
+  Result<Routing> routing = (*scheme)->route({fabric, out.detection, out.lids, hooks.strands, hooks.worst_case, hooks.data_vls});
   out.route_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   if (!routing.ok()) return Status::Error(fmt::format("{}: {}", scheme_name, routing.status().message()));
   out.routing = std::move(*routing);

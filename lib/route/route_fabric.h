@@ -24,10 +24,15 @@ struct RoutedFabric {
 /// scheme cannot route.
 Result<RoutedFabric> route_fabric(const Fabric& fabric, std::string_view scheme, int lmc, const HostHints& hints = {},
                                   bool* bad_input = nullptr);
-/// The same on given LIDs (those of previous tables, or OpenSM's);
-/// `strands` (optional) is handed to the scheme (auto passes over schemes
-/// whose tables fail it).
+/// What the caller hands down to the scheme beside the fabric (RoutingInput).
+struct RouteHooks {
+  const StrandCheck* strands = nullptr;          // auto passes over schemes whose tables fail it
+  const WorstCaseMeasure* worst_case = nullptr;  // auto weighs challengers by it
+  int data_vls = kDefaultDataVls;                // the VLs the ports offer (layered's budget)
+};
+
+/// The same on given LIDs (those of previous tables, or OpenSM's).
 Result<RoutedFabric> route_fabric(const Fabric& fabric, std::string_view scheme, LidMap lids, const HostHints& hints,
-                                  bool* bad_input = nullptr, const StrandCheck* strands = nullptr);
+                                  bool* bad_input = nullptr, const RouteHooks& hooks = {});
 
 }  // namespace ftclos

@@ -44,11 +44,22 @@ struct RoutingInput;
 /// the caller since route/ cannot include audit/.
 using StrandCheck = std::function<std::string(const RoutingInput& input, const Routing& routing)>;
 
+/// The worst-case contention of a scheme's tables (the auditor's exact
+/// figure, every source on its path bits), handed down like StrandCheck:
+/// auto weighs a challenger against its choice by it.
+using WorstCaseMeasure = std::function<double(const RoutingInput& input, const Routing& routing)>;
+
+/// Data VLs a port offers when the caller cannot say: VLCap VL0-7, what
+/// ibsim's ports and most HCAs and switches report.
+inline constexpr int kDefaultDataVls = 8;
+
 struct RoutingInput {
   const Fabric& fabric;
   const Detection& detection;
   const LidMap& lids;
-  const StrandCheck* strands = nullptr;  // auto passes over a scheme whose tables fail it
+  const StrandCheck* strands = nullptr;          // auto passes over a scheme whose tables fail it
+  const WorstCaseMeasure* worst_case = nullptr;  // auto tries challengers (SchemeEntry::auto_challenges) only with it
+  int data_vls = kDefaultDataVls;                // VLs every port that carries traffic offers: the SLs a scheme may use
 };
 
 class Scheme {

@@ -5,7 +5,12 @@
 // next). When the caller hands down the auditor's check (RoutingInput::
 // strands), tables that leave pairs the cables join undelivered are passed
 // over too: auto never keeps a scheme that strands pairs while a later one
-// would not. The notes say what it chose and why it passed over the others.
+// would not. A scheme that challenges the choice (SchemeEntry::
+// auto_challenges: layered against the up*/down* floor) is routed too and
+// replaces it where its worst-case contention is lower: no estimate from the
+// detection ranks them (both route any fabric, the figures differ by fabric),
+// so both are measured, with the caller's RoutingInput::worst_case. The notes
+// say what it chose and why it passed over the others.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -34,6 +39,45 @@ Routing chosen(Routing routing, const SchemeEntry& entry, const std::vector<std:
   routing.notes = std::move(notes);
   routing.chosen = entry.name;
   return routing;
+}
+
+// Where a challenger of `held`'s scheme routes, passes the check and has the
+// lower worst case, its tables replace `held`'s.
+void challenge(const RoutingInput& input, std::pair<Routing, const SchemeEntry*>& held,
+               std::vector<std::string>& passed_over) {
+  for (const SchemeEntry& entry : scheme_table()) {
+    if (entry.auto_challenges != held.second->name) continue;
+    if (!input.worst_case) {
+      passed_over.push_back(fmt::format("{}: no worst-case measure to weigh it against {}", entry.name, held.second->name));
+      continue;
+    }
+    const std::unique_ptr<Scheme> scheme = entry.make();
+    Result<Routing> rival = scheme->route(input);  // fails where it does not apply
+    if (!rival.ok()) {
+      passed_over.push_back(fmt::format("{}: {}", entry.name, rival.status().message()));
+      continue;
+    }
+    if (input.strands) {
+      // The caller keeps its last check's result: the held tables must be checked again if they stay.
+      held.first.checked = false;
+      if (std::string reason = (*input.strands)(input, *rival); !reason.empty()) {
+        passed_over.push_back(fmt::format("{}: {}", entry.name, reason));
+        continue;
+      }
+      rival->checked = true;
+    }
+    const double held_worst = (*input.worst_case)(input, held.first), rival_worst = (*input.worst_case)(input, *rival);
+    if (rival_worst >= held_worst) {
+      passed_over.push_back(fmt::format("{}: worst-case contention {:g}, not below {}'s {:g}", entry.name, rival_worst,
+                                        held.second->name, held_worst));
+      continue;
+    }
+    rival->notes.insert(rival->notes.begin(), fmt::format("worst-case contention {:g}, {}'s {:g}", rival_worst,
+                                                          held.second->name, held_worst));
+    passed_over.push_back(fmt::format("{}: worst-case contention {:g}, {}'s is {:g}", held.second->name, held_worst,
+                                      entry.name, rival_worst));
+    held = {std::move(*rival), &entry};
+  }
 }
 
 class AutoScheme : public Scheme {
@@ -68,7 +112,9 @@ class AutoScheme : public Scheme {
         }
         routing->checked = true;
       }
-      return chosen(std::move(*routing), *candidate, passed_over);
+      std::pair<Routing, const SchemeEntry*> held{std::move(*routing), candidate};
+      challenge(input, held, passed_over);
+      return chosen(std::move(held.first), *held.second, passed_over);
     }
     // Every scheme that routes strands pairs: the first of them, for the
     // caller's own check to refuse (or write with --allow-unreachable).

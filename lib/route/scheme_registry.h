@@ -28,6 +28,11 @@ struct SchemeEntry {
   /// where it does try it, for people.
   bool (*auto_skips)(const Detection& detection) = nullptr;
   std::string_view auto_tries_where = {};
+  /// The scheme whose tables this one challenges (empty: none): where auto
+  /// chose that one, it routes this one too and keeps whichever has the
+  /// lower worst-case contention (RoutingInput::worst_case; without it, the
+  /// challenger is not tried).
+  std::string_view auto_challenges = {};
   std::unique_ptr<Scheme> (*make)() = nullptr;
 };
 

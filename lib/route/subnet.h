@@ -47,6 +47,7 @@ struct ftclos_subnet {
   const struct ftclos_lid *lids;
   size_t num_lids;
   int lmc; /* the subnet's configured LMC */
+  int data_vls; /* data VLs every cabled port offers (the SLs a routing may use); 0: unknown */
 };
 
 #ifdef __cplusplus

@@ -2,14 +2,20 @@
 # Fabrics that are no folded Clos (issue #13): a ring, a 2D torus, a
 # hypercube, a fat tree with cables inside a level, a dragonfly-like group
 # fabric, and (with FTCLOS_E2E_RHINO10K=1, minutes) ibutils'
-# RhinoBased10K. For each, stock OpenSM with the osmftclos plugin (scheme
-# auto) must configure every switch of a private ibsim; the LFTs read back
-# with dump_lfts must audit with 0 unreachable pairs, 0 loops and 0 credit
-# loops. Stock updn, minhop and dfsssp run on the same file and are audited
-# the same way; their results (which engine really routed, credit loops,
-# worst case) are printed, not judged: they are what the floor is compared
-# with. The audit sees LFTs only, so every route counts on VL 0: dfsssp's
-# loops there are broken by the SLs it assigns, minhop's are not. Arguments, if any, replace the fabric list ("name|gen arguments").
+# RhinoBased10K. Offline, the up*/down* floor and the layered scheme are
+# routed and audited with their SLs (worst case, VLs; printed), and `route
+# --scheme auto` must exit 0 and take layered exactly where its worst case
+# is the lower. In ibsim, stock OpenSM with the osmftclos plugin (scheme
+# auto, qos TRUE) must configure every switch; the LFTs read back with
+# dump_lfts, with the SLs the plugin answers in PathRecords (`route --sl` on
+# OpenSM's LIDs; plugin_sl2vl.sh checks they agree and reads SL2VL back),
+# must audit with 0 unreachable pairs, 0 loops and 0 credit loops on every
+# VL. Stock updn, minhop and dfsssp run on the same file and are audited the
+# same way; their results (which engine really routed, credit loops, worst
+# case) are printed, not judged: they are what ftclos is compared with. Their
+# audit sees LFTs only, so every route counts on VL 0: dfsssp's loops there
+# are broken by the SLs it assigns, minhop's are not. Arguments, if any,
+# replace the fabric list ("name|gen arguments").
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=tests/e2e/plugin_lib.sh
@@ -38,6 +44,44 @@ d = json.load(open(sys.argv[1]))
 print(" ".join("%g" % d[k] if isinstance(d[k], float) else json.dumps(d[k]) for k in sys.argv[2:]))' "$@"
 }
 
+# offline NAME NET: the floor and layered routed and audited with their SLs,
+# and auto's choice, which must be the lower worst case.
+offline() {
+  local name=$1 net=$2 scheme worst vls took chose lower
+  declare -A worst_of
+  for scheme in updown-star layered auto; do
+    start=$SECONDS
+    if ! timeout 1800 "$FTCLOS" route "$net" --scheme "$scheme" -o "$work/$name.$scheme.dump" \
+      --sl "$work/$name.$scheme.sl" 2>"$work/$name.$scheme.err"; then
+      [ "$scheme" = layered ] && grep -q "the ports offer" "$work/$name.$scheme.err" && {
+        echo "$name offline: layered refused: $(grep -o 'need.* more than .*' "$work/$name.$scheme.err")"
+        continue
+      }
+      fail "$name: ftclos route --scheme $scheme failed: $(tail -2 "$work/$name.$scheme.err")"
+      continue
+    fi
+    took=$((SECONDS - start))
+    timeout 1800 "$FTCLOS" audit "$net" "$work/$name.$scheme.dump" --sl "$work/$name.$scheme.sl" \
+      --json "$work/$name.$scheme.json" >"$work/$name.$scheme.audit" 2>&1 || true
+    read -r unreachable loops credit worst < <(field "$work/$name.$scheme.json" unreachable loops credit_loops \
+      worst_case_contention)
+    [ "$unreachable/$loops/$credit" = 0/0/0 ] ||
+      fail "$name: --scheme $scheme offline: $unreachable unreachable, $loops loops, $credit credit loops"
+    vls=$(sed -n 's/^VLs used: //p' "$work/$name.$scheme.audit")
+    worst_of[$scheme]=$worst
+    chose=$(grep -o 'auto chose [a-z-]*' "$work/$name.$scheme.err" | head -1 || true)
+    echo "$name offline: $scheme worst case $worst, VLs used $vls, $took s${chose:+; $chose}"
+  done
+  [ -n "${worst_of[updown-star]:-}" ] && [ -n "${worst_of[auto]:-}" ] || return 0
+  lower=${worst_of[updown-star]}
+  [ -z "${worst_of[layered]:-}" ] || lower=$(python3 -c "print('%g' % min($lower, ${worst_of[layered]}))")
+  # Where the floor is no choice of auto (a tree whose leaves share ancestors: updown), only no worse.
+  if grep -q 'auto chose updown-star\|auto chose layered' "$work/$name.auto.err" &&
+    [ "${worst_of[auto]}" != "$lower" ]; then
+    fail "$name: auto's worst case ${worst_of[auto]}, the lower of floor and layered is $lower"
+  fi
+}
+
 failures=0
 fail() {
   echo "FAIL $*"
@@ -60,10 +104,7 @@ for entry in "${fabrics[@]}"; do
   read -r nodes switches ports < <(awk '/^(Switch|Ca|Hca)[ \t]/ { n++; p += $2 + 1; if ($1 == "Switch") s++ }
     END { print n, s, p }' "$net")
   limits=(-N $((nodes + 16)) -S $((switches + 16)) -P $((ports + 64)))
-  start=$SECONDS
-  timeout 1800 "$FTCLOS" route "$net" --scheme auto -o "$work/$name.offline" 2>"$work/$name.route.err" ||
-    fail "$name: ftclos route --scheme auto failed: $(tail -2 "$work/$name.route.err")"
-  echo "$name: ftclos route --scheme auto in $((SECONDS - start)) s: $(grep -o 'auto chose [a-z-]*' "$work/$name.route.err" | head -1)"
+  offline "$name" "$net"
 
   for engine in "${engines[@]}"; do
     run=$work/$name-$engine
@@ -72,7 +113,8 @@ for entry in "${fabrics[@]}"; do
     start_ibsim "$sock" "$net" "$run/ibsim.log" "${limits[@]}"
     {
       echo "routing_engine $engine"
-      [ "$engine" != ftclos ] || printf 'event_plugin_name osmftclos\nevent_plugin_options scheme=auto\n'
+      # qos: OpenSM calls the plugin's update_sl2vl (SL k on VL k) only with QoS on.
+      [ "$engine" != ftclos ] || printf 'event_plugin_name osmftclos\nevent_plugin_options scheme=auto\nqos TRUE\n'
       printf 'dump_files_dir %s\nlog_flags 0x03\nforce_log_flush TRUE\n' "$run"
     } >"$run/opensm.conf"
     start=$SECONDS
@@ -95,9 +137,20 @@ for entry in "${fabrics[@]}"; do
       continue
     fi
     [ "$used" = "$engine" ] || used="$used!"
+    # The plugin's SLs, as it answers them in PathRecords: route --sl on OpenSM's LIDs.
+    sls=()
+    if [ "$engine" = ftclos ]; then
+      grep -o 'scheme auto chose [a-z-]*\( on [0-9]* VLs\)\?' "$run/osm.log" | tail -1 | sed "s/^/$name plugin: /"
+      if ! timeout 1800 "$FTCLOS" route "$net" --scheme auto --guid2lid "$run/guid2lid" --sl "$run/path.sl" \
+        -o /dev/null 2>"$run/route-sl.err"; then
+        fail "$name: route --sl on OpenSM's LIDs failed: $(tail -2 "$run/route-sl.err")"
+        continue
+      fi
+      sls=(--sl "$run/path.sl")
+    fi
     rc=0
-    timeout 1800 "$FTCLOS" audit "$net" "$run/dump_lfts.txt" --guid2lid "$run/guid2lid" --json "$run/audit.json" \
-      >"$run/audit.log" 2>&1 || rc=$?
+    timeout 1800 "$FTCLOS" audit "$net" "$run/dump_lfts.txt" --guid2lid "$run/guid2lid" "${sls[@]}" \
+      --json "$run/audit.json" >"$run/audit.log" 2>&1 || rc=$?
     if [ "$rc" -gt 1 ] || [ ! -s "$run/audit.json" ]; then
       fail "$name/$engine: ftclos audit did not run (exit $rc): $(tail -3 "$run/audit.log")"
       continue
@@ -117,6 +170,7 @@ echo
 printf '%-14s %-8s %-9s %8s %6s %6s %6s %6s %5s\n' fabric engine routed pairs unrch loops credit worst sweep_s
 printf '%s\n' "${rows[@]}"
 echo "(tables: dump_lfts read back from ibsim; routed: the engine OpenSM's log names, '!' a fallback;"
-echo " credit loops as if every route ran on VL 0: dfsssp breaks its cycles with SLs the LFTs do not show)"
+echo " ftclos's credit loops per VL with its PathRecord SLs; the stock engines' as if every route ran on VL 0:"
+echo " dfsssp breaks its cycles with SLs the LFTs do not show)"
 echo "$failures failures"
 [ "$failures" -eq 0 ]

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SLs end to end: stock OpenSM with the osmftclos plugin (qos TRUE) routes
 # fabrics whose scheme sends on several SLs (MiKANT's two layers, storage
-# hosts on spines), and what the subnet then holds has no credit loop on any
-# VL:
+# hosts on spines, the layered scheme's VL layers on a torus and a
+# hypercube, where auto must choose it), and what the subnet then holds has
+# no credit loop on any VL:
 #   1. ibsim loads the fabric; the OpenSM daemon sweeps once with the plugin,
 #      QoS on and qos_sl2vl all 0 (every SL on VL 0 unless the plugin says
 #      otherwise); no ftclos ERR line (ERR 14: SL2VL not programmed) may
@@ -31,14 +32,18 @@ work=$(mktemp -d)
 cd "$work"
 trap 'stop_opensm; cleanup_ibsims; [ -n "${FTCLOS_E2E_KEEP:-}" ] || rm -rf "$work"; rm -f "$PLUGIN_CHECK"' EXIT
 
-# fabric (ibsim-topos/<fabric>.net, or made below) | scheme | zero SL2VL must loop (yes/no)
+# fabric (ibsim-topos/<fabric>.net, or made below) | scheme | zero SL2VL must loop (yes/no) | auto's choice
 cases=(
-  "mikant-3-3|mikant|no"
-  "mikant-3-3-nostraight|mikant|yes"
-  "mikant-3-3-nostraight|auto|yes"
-  "ft-8-3-io2-level2|auto|no"
-  "clos2-4-4-8-io2|updown|no"
+  "mikant-3-3|mikant|no|"
+  "mikant-3-3-nostraight|mikant|yes|"
+  "mikant-3-3-nostraight|auto|yes|mikant"
+  "ft-8-3-io2-level2|auto|no|"
+  "clos2-4-4-8-io2|updown|no|"
+  "torus-4x4|auto|yes|layered"
+  "hypercube-4|layered|yes|"
 )
+"$FTCLOS" gen torus --x 4 --y 4 --hosts 2 -o "$work/torus-4x4.net" 2>/dev/null
+"$FTCLOS" gen hypercube --dimensions 4 --hosts 2 -o "$work/hypercube-4.net" 2>/dev/null
 # MiKANT(3,3) without the straight side cables <G0,1,D> - <G1,1,D> of the top
 # block with D_0 = 0 (G*-L1-*.0): detours cross the groups twice, so on one
 # SL its routes have credit loops (Algorithm 1 on the intact fabric has none).
@@ -81,9 +86,9 @@ wait_up() {
   return 1
 }
 
-# run_case FABRIC SCHEME ZERO_LOOPS DIR
+# run_case FABRIC SCHEME ZERO_LOOPS CHOICE DIR
 run_case() {
-  local fabric=$1 scheme=$2 zero_loops=$3 dir=$4 vls
+  local fabric=$1 scheme=$2 zero_loops=$3 choice=$4 dir=$5 vls
   local net=$root/ibsim-topos/$fabric.net sock host src lids sw_lid p i s d sl
   [ -f "$net" ] || net=$work/$fabric.net
   sock=ftclos-sl2vl-$$-$(basename "$dir")
@@ -114,6 +119,10 @@ EOF
     echo "ftclos errors: $(grep "ftclos ERR" "$dir/osm.log" | head -2)"
     return 1
   fi
+  if [ -n "$choice" ] && ! grep -q "scheme auto chose $choice[ ;]" "$dir/osm.log"; then
+    echo "auto did not choose $choice: $(grep -o 'scheme auto chose [^;]*' "$dir/osm.log" | tail -1)"
+    return 1
+  fi
 
   sim_run "$sock" "$host" timeout 60 ibnetdiscover >"$dir/disc.net" 2>"$dir/disc.err" ||
     { echo "ibnetdiscover failed: $(tail -2 "$dir/disc.err")"; return 1; }
@@ -126,8 +135,11 @@ EOF
       { echo "smpquery sl2vl $sw_lid $p failed: $(tail -1 "$dir/smpquery.err")"; return 1; }
   done < <(switch_ports "$dir/disc.net")
 
-  "$FTCLOS" route "$dir/disc.net" --scheme "$scheme" -o "$dir/expected.dump" --sl "$dir/expected.sl" \
-    2>"$dir/route.err" || { echo "ftclos route failed: $(cat "$dir/route.err")"; return 1; }
+  # The fabric file, on OpenSM's LIDs: detect takes ibnetdiscover's output of
+  # the 4x4 torus for a 5-level tree with attached hosts, the file (and the
+  # plugin, OpenSM's subnet) for any-fabric.
+  "$FTCLOS" route "$net" --guid2lid "$dir/guid2lid" --scheme "$scheme" -o "$dir/expected.dump" \
+    --sl "$dir/expected.sl" 2>"$dir/route.err" || { echo "ftclos route failed: $(cat "$dir/route.err")"; return 1; }
   mapfile -t lids < <(ca_lids "$dir/disc.net")
   src=${lids[0]}
   # PathRecord SLs: the first CA to every CA gives each destination's SL; then sampled pairs.
@@ -138,6 +150,10 @@ EOF
       echo "dlid $d $sl"
       echo "$src $d $sl" >>"$dir/queried"
     done
+    # ... and the first CA's own SL, from the second (layered puts any LID on any SL).
+    sl=$(path_sl "$sock" "$host" "${lids[1]}" "$src") || { echo "saquery -p ${lids[1]} -> $src gave no SL" >&2; return 1; }
+    echo "dlid $src $sl"
+    echo "${lids[1]} $src $sl" >>"$dir/queried"
     RANDOM=7
     for i in $(seq 1 "$PAIRS"); do
       s=${lids[RANDOM % ${#lids[@]}]}
@@ -218,12 +234,12 @@ passed=0
 failed=0
 i=0
 for entry in "${cases[@]}"; do
-  IFS='|' read -r fabric scheme zero_loops <<<"$entry"
+  IFS='|' read -r fabric scheme zero_loops choice <<<"$entry"
   i=$((i + 1))
   dir=$work/case$i
   mkdir -p "$dir"
   start=$SECONDS
-  if run_case "$fabric" "$scheme" "$zero_loops" "$dir" >"$dir/result" 2>&1; then
+  if run_case "$fabric" "$scheme" "$zero_loops" "$choice" "$dir" >"$dir/result" 2>&1; then
     passed=$((passed + 1))
     echo "ok   $fabric --scheme $scheme ($((SECONDS - start)) s): $(tr '\n' ' ' <"$dir/result" | sed 's/ *$//')"
   else

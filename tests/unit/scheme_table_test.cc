@@ -167,7 +167,7 @@ TEST(AutoStrands, PassesOverTablesThatStrandPairsForTheNextCandidate) {
   const Fabric fabric = read_ibsim_fabric("ft-8-3");
   int calls = 0;
   const StrandCheck check = failing_first(1, calls);
-  Result<RoutedFabric> routed = route_fabric(fabric, "auto", *assign_lids(fabric, 2), {}, nullptr, &check);
+  Result<RoutedFabric> routed = route_fabric(fabric, "auto", *assign_lids(fabric, 2), {}, nullptr, {.strands = &check});
   ASSERT_TRUE(routed.ok()) << routed.status().message();
   EXPECT_EQ(routed->routing.chosen, "dmodk");  // osrm (first at LMC 2) failed the check
   EXPECT_TRUE(routed->routing.checked);
@@ -181,7 +181,7 @@ TEST(AutoStrands, KeepsTheFirstAndSaysSoWhenEverySchemeStrandsPairs) {
   const Fabric fabric = read_ibsim_fabric("ft-8-3");
   int calls = 0;
   const StrandCheck check = failing_first(100, calls);
-  Result<RoutedFabric> routed = route_fabric(fabric, "auto", *assign_lids(fabric, 2), {}, nullptr, &check);
+  Result<RoutedFabric> routed = route_fabric(fabric, "auto", *assign_lids(fabric, 2), {}, nullptr, {.strands = &check});
   ASSERT_TRUE(routed.ok()) << routed.status().message();
   EXPECT_EQ(routed->routing.chosen, "osrm");
   EXPECT_FALSE(routed->routing.checked);

@@ -1,0 +1,254 @@
+// The layered scheme (route/scheme_layered.cc): balanced shortest paths in VL
+// layers on fabrics that are no folded Clos. The auditor, reading the
+// routing's SLs (SL k on VL k), finds every pair delivered, no forwarding
+// loop and no credit loop on any VL; the layers are what keeps them so; and
+// where the floor's up*/down* detours cost contention, layered's worst case
+// is lower and auto takes it.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "audit/audit.h"
+#include "audit/worst_case.h"
+#include "route/cdg_layers.h"
+#include "route/scheme_registry.h"
+#include "route/schemes.h"
+#include "routing_checks.h"
+
+namespace ftclos {
+namespace {
+
+Fabric with_level_cables(Fabric fabric, int cables, int level) {
+  Variations variations;
+  variations.level_cables = cables;
+  variations.level_cables_level = level;
+  EXPECT_TRUE(vary(fabric, variations).ok());
+  return fabric;
+}
+
+// The fabrics of issue #13 that are no folded Clos.
+const FabricCase kFabrics[] = {
+    {"ring8", [] { return generated(generate_ring(8, 2)); }},
+    {"torus4x4", [] { return generated(generate_torus(4, 4, 2)); }},
+    {"torus3x5", [] { return generated(generate_torus(3, 5, 1)); }},
+    {"hypercube4", [] { return generated(generate_hypercube(4, 2)); }},
+    {"dragonfly5x3", [] { return generated(generate_dragonfly(5, 3, 2)); }},
+    {"ft8_3_spine_cables", [] { return with_level_cables(generated(generate_ftree(8, 3)), 6, 2); }},
+    {"ft8_2_leaf_cables", [] { return with_level_cables(generated(generate_ftree(8, 2)), 3, 1); }},
+};
+
+Correctness audit(const Routed& routed, std::vector<uint8_t> sls) {
+  return check_correctness(
+      {routed.fabric, routed.detection.levels, routed.lids, routed.routing.lfts, {}, std::move(sls), {}});
+}
+
+int vls_used(const Routing& routing) {
+  return routing.dest_sl.empty() ? 1 : 1 + *std::ranges::max_element(routing.dest_sl);
+}
+
+double worst_case(const Routed& routed) {
+  return routing_worst_case(routed.fabric, routed.detection.levels, routed.lids, routed.routing);
+}
+
+class LayeredOnIrregular : public ::testing::TestWithParam<FabricCase> {};
+
+TEST_P(LayeredOnIrregular, DeliversEveryPairWithoutCreditLoopsOnAnyVl) {
+  const Routed routed = route_fabric(*make_layered_scheme(), GetParam().make(), 0);
+  ASSERT_TRUE(routed.status.ok()) << routed.status.message();
+  const int cas = routed.fabric.count(NodeType::kCa);
+  const Correctness c = audit(routed, routed.routing.dest_sl);
+  EXPECT_EQ(c.pairs, long{cas} * (cas - 1));
+  EXPECT_EQ(c.unreachable, 0) << ::testing::PrintToString(c.examples);
+  EXPECT_EQ(c.loops, 0) << ::testing::PrintToString(c.examples);
+  EXPECT_EQ(c.credit_loops, 0) << ::testing::PrintToString(c.examples);
+  EXPECT_EQ(c.non_minimal, 0) << "every route is a shortest path";
+  EXPECT_LE(vls_used(routed.routing), kDefaultDataVls);
+  EXPECT_EQ(c.vls_used, (1u << vls_used(routed.routing)) - 1) << "the layers are 0 .. n-1, each used";
+  EXPECT_TRUE(notes_mention(routed.routing, "VL")) << ::testing::PrintToString(routed.routing.notes);
+  expect_switch_lids_reachable(routed);
+}
+
+// Shortest paths on a ring, a torus, a hypercube and a dragonfly chase each
+// other around: on one VL the very same tables close credit loops.
+TEST_P(LayeredOnIrregular, OnOneVlTheSameTablesCloseCreditLoopsWhereItLayers) {
+  const Routed routed = route_fabric(*make_layered_scheme(), GetParam().make(), 0);
+  ASSERT_TRUE(routed.status.ok()) << routed.status.message();
+  if (vls_used(routed.routing) == 1) GTEST_SKIP() << "one layer suffices here";
+  EXPECT_GT(audit(routed, {}).credit_loops, 0);
+}
+
+// auto, given the worst-case measure, keeps layered exactly where its worst
+// case is below the floor's (both measured here again), and says so.
+TEST_P(LayeredOnIrregular, AutoKeepsTheLowerWorstCase) {
+  Routed floor = route_fabric(*make_updown_star_scheme(), GetParam().make(), 0);
+  const Routed layered = route_fabric(*make_layered_scheme(), GetParam().make(), 0);
+  ASSERT_TRUE(floor.status.ok() && layered.status.ok());
+  const WorstCaseMeasure measure = exact_worst_case_measure();
+  RoutingInput input = floor.input();
+  input.worst_case = &measure;
+  Result<Routing> chosen = make_auto_scheme()->route(input);
+  ASSERT_TRUE(chosen.ok()) << chosen.status().message();
+  if (floor.detection.updown_routable) {
+    EXPECT_EQ(chosen->chosen, "updown");
+    return;
+  }
+  const bool lower = worst_case(layered) < worst_case(floor);
+  EXPECT_EQ(chosen->chosen, lower ? "layered" : "updown-star") << ::testing::PrintToString(chosen->notes);
+  EXPECT_TRUE(notes_mention(*chosen, "worst-case contention")) << ::testing::PrintToString(chosen->notes);
+  floor.routing = *chosen;
+  EXPECT_EQ(audit(floor, chosen->dest_sl).credit_loops, 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Fabrics, LayeredOnIrregular, ::testing::ValuesIn(kFabrics),
+                         [](const auto& info) { return info.param.name; });
+
+// Where up*/down* detours around its root, shortest paths do better: on the
+// torus and the hypercube the floor crowds the links near its root.
+TEST(LayeredWorstCase, BelowTheFloorOnATorusAndAHypercube) {
+  for (Fabric (*make)() : {kFabrics[1].make, kFabrics[3].make}) {
+    const Routed floor = route_fabric(*make_updown_star_scheme(), make(), 0);
+    const Routed layered = route_fabric(*make_layered_scheme(), make(), 0);
+    ASSERT_TRUE(floor.status.ok() && layered.status.ok());
+    EXPECT_LT(worst_case(layered), worst_case(floor));
+  }
+}
+
+// OpenSM hands nodes over in GUID order, a file in its own: with the same
+// LIDs the tables and SLs are the same (plugin_sl2vl.sh compares them).
+TEST(LayeredOrder, TheSameTablesAndSlsWhateverTheNodeOrder) {
+  const Routed routed = route_fabric(*make_layered_scheme(), generated(generate_torus(4, 4, 2)), 0);
+  ASSERT_TRUE(routed.status.ok());
+  const Fabric shuffled = shuffle(routed.fabric, 5, false);
+  LidMap lids = routed.lids;
+  for (int n = 0; n < shuffled.size(); ++n) lids.base[n] = routed.lids.base[*routed.fabric.find(shuffled.node(n).name)];
+  for (int lid = 1; lid <= lids.max_lid; ++lid)
+    if (routed.lids.owner[lid] >= 0) lids.owner[lid] = *shuffled.find(routed.fabric.node(routed.lids.owner[lid]).name);
+  const Detection detection = detect(shuffled);
+  Result<Routing> again = make_layered_scheme()->route({shuffled, detection, lids});
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(again->dest_sl, routed.routing.dest_sl);
+  for (int n = 0; n < shuffled.size(); ++n) {
+    if (!shuffled.node(n).is_switch()) continue;
+    EXPECT_EQ(again->lfts.port[n], routed.routing.lfts.port[*routed.fabric.find(shuffled.node(n).name)])
+        << shuffled.node(n).name;
+  }
+}
+
+// Without the measure auto cannot weigh them: it keeps the floor and says why.
+TEST(LayeredAuto, WithoutAWorstCaseMeasureTheFloorStays) {
+  const Routed routed = route_fabric(*make_auto_scheme(), generated(generate_torus(4, 4, 2)), 0);
+  ASSERT_TRUE(routed.status.ok());
+  EXPECT_EQ(routed.routing.chosen, "updown-star");
+  EXPECT_TRUE(notes_mention(routed.routing, "layered: no worst-case measure"));
+}
+
+// Fewer VLs than the balanced paths' layers: the paths with the fewest
+// down-up turns first, on fewer layers (on a 4x4 torus one: every pair has a
+// shortest path that never turns).
+TEST(LayeredVls, FewerVlsTakeTheFewestTurnsFirst) {
+  Routed routed = route_fabric(*make_layered_scheme(), generated(generate_torus(4, 4, 2)), 0);
+  ASSERT_TRUE(routed.status.ok());
+  ASSERT_GT(vls_used(routed.routing), 1);
+  RoutingInput input = routed.input();
+  input.data_vls = 1;
+  Result<Routing> fewer = make_layered_scheme()->route(input);
+  ASSERT_TRUE(fewer.ok()) << fewer.status().message();
+  EXPECT_EQ(vls_used(*fewer), 1);
+  EXPECT_TRUE(notes_mention(*fewer, "fewest down-up turns")) << ::testing::PrintToString(fewer->notes);
+  routed.routing = *fewer;
+  const Correctness c = audit(routed, {});
+  EXPECT_EQ(c.unreachable + c.loops + c.credit_loops + c.non_minimal, 0);
+}
+
+// A ring's shortest paths chase each other around whatever they turn: on one
+// VL layered is refused with the reason, and auto keeps the floor.
+TEST(LayeredVls, TooFewVlsAreRefused) {
+  const Routed routed = route_fabric(*make_updown_star_scheme(), generated(generate_ring(8, 2)), 0);
+  ASSERT_TRUE(routed.status.ok());
+  RoutingInput input = routed.input();
+  input.data_vls = 1;
+  Result<Routing> refused = make_layered_scheme()->route(input);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find("the ports offer"), std::string::npos) << refused.status().message();
+  const WorstCaseMeasure measure = exact_worst_case_measure();
+  input.worst_case = &measure;
+  Result<Routing> chosen = make_auto_scheme()->route(input);
+  ASSERT_TRUE(chosen.ok());
+  EXPECT_EQ(chosen->chosen, "updown-star");
+  EXPECT_TRUE(notes_mention(*chosen, "layered: its shortest paths need more than"))
+      << ::testing::PrintToString(chosen->notes);
+  input.data_vls = 2;
+  EXPECT_TRUE(make_layered_scheme()->route(input).ok());
+}
+
+// Fat-trees and MiKANT keep their schemes: auto's choice there is no floor.
+TEST(LayeredAuto, FoldedClosKeepsItsScheme) {
+  const WorstCaseMeasure measure = exact_worst_case_measure();
+  for (auto [fabric, scheme] : {std::pair{generated(generate_ftree(8, 3)), "dmodk"},
+                                std::pair{generated(generate_mikant(3, 3)), "mikant"}}) {
+    Routed routed = route_fabric(*make_updown_star_scheme(), fabric, 0);
+    RoutingInput input = routed.input();
+    input.worst_case = &measure;
+    Result<Routing> chosen = make_auto_scheme()->route(input);
+    ASSERT_TRUE(chosen.ok());
+    EXPECT_EQ(chosen->chosen, scheme);
+  }
+}
+
+// A layer refuses exactly the dependencies that would close a cycle: random
+// dependencies on a few channels, each judged against a plain search.
+bool reaches(const std::vector<std::set<int>>& next, int from, int to) {
+  std::vector<int> stack{from};
+  std::vector<bool> seen(next.size());
+  while (!stack.empty()) {
+    const int at = stack.back();
+    stack.pop_back();
+    if (at == to) return true;
+    for (int n : next[at])
+      if (!seen[n]) seen[n] = true, stack.push_back(n);
+  }
+  return false;
+}
+
+TEST(AcyclicLayer, RefusesExactlyTheDependenciesThatCloseACycle) {
+  std::mt19937 random(7);
+  for (int round = 0; round < 20; ++round) {
+    const int channels = 12;
+    AcyclicLayer layer(channels);
+    std::vector<std::set<int>> next(channels);
+    int refused = 0;
+    for (int i = 0; i < 60; ++i) {
+      const int a = static_cast<int>(random() % channels), b = static_cast<int>(random() % channels);
+      const bool cycle = a == b || reaches(next, b, a);
+      EXPECT_EQ(layer.try_add({{a, b}}), !cycle) << a << " -> " << b;
+      if (!cycle) next[a].insert(b);
+      refused += cycle;
+    }
+    EXPECT_GT(refused, 0);
+  }
+}
+
+TEST(AcyclicLayer, ARefusedBatchLeavesNothingBehind) {
+  AcyclicLayer layer(4);
+  ASSERT_TRUE(layer.try_add({{0, 1}, {1, 2}}));
+  EXPECT_FALSE(layer.try_add({{2, 3}, {3, 0}}));  // 2 -> 3 alone would fit
+  EXPECT_TRUE(layer.try_add({{3, 0}}));           // so 2 -> 3 was taken back
+  EXPECT_FALSE(layer.try_add({{2, 3}}));
+}
+
+TEST(CdgLayers, ADependencyThatClosesACycleGoesOneLayerUp) {
+  CdgLayers layers(3);
+  EXPECT_EQ(layers.place({{0, 1}, {1, 2}}, 0, 7), 0);
+  EXPECT_EQ(layers.place({{2, 0}}, 0, 7), 1);
+  EXPECT_EQ(layers.place({{1, 0}}, 0, 7), 1);
+  EXPECT_EQ(layers.place({{0, 2}, {2, 1}}, 0, 1), -1);  // closes a cycle in both layers
+  EXPECT_EQ(layers.count(), 2);
+}
+
+}  // namespace
+}  // namespace ftclos

@@ -10,13 +10,12 @@ namespace ftclos {
 
 bool layer_acyclic(const Fabric& fabric, const Lfts& lfts, const std::vector<int>& lids) {
   const Channels channels(fabric);
-  Layer layer(channels.count());
-  std::vector<Edge> edges;
+  std::vector<Dependency> dependencies;
   for (int lid : lids) {
-    const std::vector<Edge> more = dependencies(fabric, lfts, channels, lid);
-    edges.insert(edges.end(), more.begin(), more.end());
+    const std::vector<Dependency> more = dependencies_toward(fabric, lfts, channels, lid);
+    dependencies.insert(dependencies.end(), more.begin(), more.end());
   }
-  return layer.try_add(edges);
+  return AcyclicLayer(channels.count()).try_add(dependencies);
 }
 
 int layer_detours(const RoutingInput& input, const UpDownReach& reach, Routing& routing) {

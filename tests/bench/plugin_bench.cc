@@ -46,7 +46,7 @@ struct SubnetArrays {
     }
   }
   ftclos_subnet view() const {
-    return {nodes.data(), nodes.size(), links.data(), links.size(), lids.data(), lids.size(), 0};
+    return {nodes.data(), nodes.size(), links.data(), links.size(), lids.data(), lids.size(), 0, 0};
   }
 };
 

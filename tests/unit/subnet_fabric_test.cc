@@ -25,7 +25,7 @@ struct Subnet {
   int lmc = 1;
 
   ftclos_subnet view() const {
-    return {nodes.data(), nodes.size(), links.data(), links.size(), lids.data(), lids.size(), lmc};
+    return {nodes.data(), nodes.size(), links.data(), links.size(), lids.data(), lids.size(), lmc, 0};
   }
 };
 

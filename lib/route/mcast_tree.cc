@@ -155,7 +155,9 @@ SwitchOrder order_from_star(const Fabric& fabric, const StarRoots& star) {
 }
 
 SwitchOrder unicast_order(const Fabric& fabric, const Detection& detection, std::string_view scheme) {
-  if (scheme == "updown-star") return order_from_star(fabric, detection.star);
+  // layered's shortest paths keep no switch order; its trees take the
+  // floor's, which the audit (--mcfdbs) must then check with its layers.
+  if (scheme == "updown-star" || scheme == "layered") return order_from_star(fabric, detection.star);
   return order_from_levels(fabric, detection.levels);
 }
 

@@ -50,7 +50,9 @@ SwitchOrder order_from_levels(const Fabric& fabric, const Levels& levels);
 SwitchOrder order_from_star(const Fabric& fabric, const StarRoots& star);
 /// The order the unicast tables of `scheme` (the scheme that routed them,
 /// what auto chose) keep: up*/down*'s for "updown-star", the levels' for
-/// every other scheme.
+/// every other scheme. "layered" keeps none (shortest paths on VL layers):
+/// its trees take up*/down*'s order, acyclic among themselves but with no
+/// guarantee against its SL 0 unicast routes, so only the audit shows it.
 SwitchOrder unicast_order(const Fabric& fabric, const Detection& detection, std::string_view scheme);
 
 /// One multicast group's forwarding: per node, the ports of its MFT entry

@@ -24,15 +24,43 @@ struct Layers {
   int switch_lids_on_sl0 = 0;  // switch LIDs that fit no layer the CA LIDs use
 };
 
+// Every turn up*/down* allows: from a channel x->y to a channel y->z unless
+// the first leads down and the second up. Acyclic, and it holds every
+// dependency of a multicast tree hung down up*/down*'s order
+// (route/mcast_tree.h). Layer 0 starts with them, so the unicast on SL 0,
+// whose VL multicast shares, closes no credit loop with any such tree.
+std::vector<Dependency> updown_turns(const Fabric& fabric, const StarRoots& star, const Channels& channels) {
+  std::vector<Dependency> turns;
+  for (int y = 0; y < fabric.size(); ++y) {
+    const Node& node = fabric.node(y);
+    if (!node.is_switch()) continue;
+    for (int in = 1; in <= node.num_ports; ++in) {
+      const PortRef from = node.ports[in].peer;
+      if (!from.valid() || !fabric.node(from.node).is_switch()) continue;
+      const int first = channels.of(from.node, from.port);
+      const bool first_leads_up = star.up(fabric, from.node, y);
+      for (int out = 1; out <= node.num_ports; ++out) {
+        const int second = channels.of(y, out);
+        if (first < 0 || second < 0) continue;
+        if (!first_leads_up && star.up(fabric, y, node.ports[out].peer.node)) continue;
+        turns.emplace_back(first, second);
+      }
+    }
+  }
+  return turns;
+}
+
 // The SL of every CA LID (SL k on VL k), the lowest layer whose channel
 // dependency graph stays acyclic. Switch LIDs carry management traffic only
 // (SMPs run on VL 15, outside flow control): they take the lowest layer
-// they fit among those, else SL 0, and open none of their own.
+// they fit among those, else SL 0, and open none of their own. Layer 0
+// holds up*/down*'s turns first (multicast runs on SL 0).
 Layers layer_destinations(const RoutingInput& input, Routing& routing, int allowed) {
   const Fabric& fabric = input.fabric;
   const std::vector<Exit> exits = exits_by_lid(fabric, input.lids);
   const Channels channels(fabric);
   CdgLayers cdg(channels.count());
+  cdg.place(updown_turns(fabric, input.detection.star, channels), 0, 0);
   Layers layers;
   routing.dest_sl.assign(exits.size(), 0);
   for (const bool cas : {true, false}) {

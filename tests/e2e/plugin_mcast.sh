@@ -182,7 +182,12 @@ run_case() {
     return 1
   fi
 
-  "$FTCLOS" audit "$dir/disc.net" "$dir/lfts.txt" --mcfdbs "$dir/opensm.mcfdbs" >"$dir/audit.txt" 2>&1 ||
+  # The unicast SLs the plugin answers in PathRecords (layered puts
+  # destinations on VL layers; SL k runs on VL k): route --sl on OpenSM's LIDs.
+  "$FTCLOS" route "$net" --scheme "$scheme" --guid2lid "$dir/guid2lid" --sl "$dir/path.sl" -o /dev/null \
+    >"$dir/route-sl.out" 2>&1 || { echo "route --sl failed: $(tail -2 "$dir/route-sl.out")"; return 1; }
+  local sls=(--guid2lid "$dir/guid2lid" --sl "$dir/path.sl")
+  "$FTCLOS" audit "$dir/disc.net" "$dir/lfts.txt" "${sls[@]}" --mcfdbs "$dir/opensm.mcfdbs" >"$dir/audit.txt" 2>&1 ||
     { echo "audit failed: $(grep -E "credit|multicast|unreach|e\.g\." "$dir/audit.txt" | head -5)"; return 1; }
   if ! grep -q "^credit loops: 0$" "$dir/audit.txt" || ! grep -q "^unreachable: 0$" "$dir/audit.txt" ||
     ! grep -qE "^multicast: 2 groups, [0-9]+ members, [0-9]+ member pairs, 0 unreached, 0 looping" "$dir/audit.txt"; then
@@ -218,7 +223,7 @@ for guid in sorted(tables):
     for mlid in sorted(tables[guid]):
         print(f"0x{mlid:04X} :" + "".join(f" 0x{p:03X} " for p in sorted(tables[guid][mlid])))
 PY
-  if "$FTCLOS" audit "$dir/disc.net" "$dir/lfts.txt" --mcfdbs "$dir/cycle.mcfdbs" >"$dir/cycle.txt" 2>&1; then
+  if "$FTCLOS" audit "$dir/disc.net" "$dir/lfts.txt" "${sls[@]}" --mcfdbs "$dir/cycle.mcfdbs" >"$dir/cycle.txt" 2>&1; then
     echo "the audit passed MFTs with a cycle"
     return 1
   fi
@@ -234,7 +239,7 @@ PY
   start_osm "$stock" "$sock-stock" "$host" no "$scheme" || return 1
   join_groups "$stock" "$sock-stock" "$net" || return 1
   sleep 1
-  "$FTCLOS" audit "$dir/disc.net" "$dir/lfts.txt" --mcfdbs "$stock/opensm.mcfdbs" >"$stock/audit.txt" 2>&1 || true
+  "$FTCLOS" audit "$dir/disc.net" "$dir/lfts.txt" "${sls[@]}" --mcfdbs "$stock/opensm.mcfdbs" >"$stock/audit.txt" 2>&1 || true
   stop_osm
   stop_ibsim "${IBSIM_PIDS[-1]}"
   out="$(grep -oE "scheme [a-z]+ chose [a-z-]+" "$dir/osm.log" | tail -1); "

@@ -141,6 +141,27 @@ TEST_P(McastTreeOn, SpansTheMembersAndKeepsUnicastAndMulticastFreeOfCreditLoops)
 INSTANTIATE_TEST_SUITE_P(Fabrics, McastTreeOn, ::testing::ValuesIn(kFabrics),
                          [](const auto& info) { return info.param.name; });
 
+// layered's shortest paths keep no switch order; its layer 0 starts from
+// up*/down*'s turns, so a tree down that order, from whichever root the
+// MLID picks, closes no credit loop with the unicast on SL 0.
+TEST(McastTree, LayeredUnicastClosesNoCreditLoopWithTreesFromAnyRoot) {
+  for (Fabric fabric : {generated(generate_torus(4, 4, 2)), generated(generate_hypercube(4, 2)),
+                        generated(generate_dragonfly(5, 3, 2))}) {
+    const Routed routed = route_fabric(*make_layered_scheme(), std::move(fabric), 0);
+    ASSERT_TRUE(routed.status.ok()) << routed.status.message();
+    const SwitchOrder order = order_of(routed, "layered");
+    std::vector<McastForwarding> tables;
+    for (int mlid = 0xC000; mlid < 0xC000 + routed.fabric.count(NodeType::kSwitch); ++mlid) {
+      const Result<McastTree> tree = build_mcast_tree(routed.fabric, order, members(routed.fabric, 0, 1), mlid);
+      ASSERT_TRUE(tree.ok()) << tree.status().message();
+      tables.push_back(tree->forwarding);
+    }
+    const Correctness c = audit(routed, tables);
+    EXPECT_EQ(c.unreachable + c.loops, 0);
+    EXPECT_EQ(c.credit_loops, 0) << ::testing::PrintToString(c.examples);
+  }
+}
+
 // A tree that ignores the order, turning from down to up at the ring's
 // bottom switch, closes a credit loop with the unicast routes; ours, on the
 // same routing, does not.

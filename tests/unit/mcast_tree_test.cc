@@ -21,14 +21,6 @@
 namespace ftclos {
 namespace {
 
-Fabric with_level_cables(Fabric fabric, int cables, int level) {
-  Variations variations;
-  variations.level_cables = cables;
-  variations.level_cables_level = level;
-  EXPECT_TRUE(vary(fabric, variations).ok());
-  return fabric;
-}
-
 Fabric degraded(Fabric fabric, int fail_links) {
   EXPECT_TRUE(degrade(fabric, {fail_links, -1, 3}).ok());
   return fabric;

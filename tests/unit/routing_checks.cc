@@ -85,6 +85,15 @@ Fabric generated(Result<Fabric> fabric) {
   return fabric.ok() ? std::move(*fabric) : Fabric();
 }
 
+Fabric with_level_cables(Fabric fabric, int cables, int level) {
+  Variations variations;
+  variations.level_cables = cables;
+  variations.level_cables_level = level;
+  const Result<VariationLog> log = vary(fabric, variations);
+  EXPECT_TRUE(log.ok()) << log.status().message();
+  return fabric;
+}
+
 Routed route_fabric(const Scheme& scheme, Fabric fabric, int lmc) {
   Routed routed;
   // As every command does (core/end_nodes.h): each cabled CA port a node.

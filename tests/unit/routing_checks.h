@@ -35,6 +35,9 @@ struct FabricCase {
 /// The fabric, or an empty one after failing the test.
 Fabric generated(Result<Fabric> fabric);
 
+/// `fabric` with `cables` extra cables inside `level` (gen --level-cables).
+Fabric with_level_cables(Fabric fabric, int cables, int level);
+
 /// Detects `fabric`, assigns LIDs with `lmc` and routes it with `scheme`.
 Routed route_fabric(const Scheme& scheme, Fabric fabric, int lmc);
 

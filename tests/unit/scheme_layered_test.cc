@@ -23,14 +23,6 @@
 namespace ftclos {
 namespace {
 
-Fabric with_level_cables(Fabric fabric, int cables, int level) {
-  Variations variations;
-  variations.level_cables = cables;
-  variations.level_cables_level = level;
-  EXPECT_TRUE(vary(fabric, variations).ok());
-  return fabric;
-}
-
 // The fabrics of issue #13 that are no folded Clos.
 const FabricCase kFabrics[] = {
     {"ring8", [] { return generated(generate_ring(8, 2)); }},

@@ -21,15 +21,6 @@
 namespace ftclos {
 namespace {
 
-Fabric with_level_cables(Fabric fabric, int cables, int level) {
-  Variations variations;
-  variations.level_cables = cables;
-  variations.level_cables_level = level;
-  const Result<VariationLog> log = vary(fabric, variations);
-  EXPECT_TRUE(log.ok()) << log.status().message();
-  return fabric;
-}
-
 // The fabrics of issue #13 that are no folded Clos, and textbook ones.
 const FabricCase kIrregular[] = {
     {"ring8", [] { return generated(generate_ring(8, 2)); }},

@@ -240,7 +240,8 @@ struct ftclos_engine {
     };
     const int data_vls = subnet.data_vls > 0 ? subnet.data_vls : ftclos::kDefaultDataVls;
     Result<ftclos::Routing> routing =
-        scheme->route({sweep.subnet.fabric, sweep.detection, sweep.subnet.lids, &strands, &worst_case, data_vls});
+        scheme->route({sweep.subnet.fabric, sweep.detection, sweep.subnet.lids, &strands, &worst_case, data_vls,
+                       options->polish});
     sweep.route_ms = ms_since(start) - auto_check_ms;
     sweep.check_ms += auto_check_ms;
     if (!routing.ok()) {

@@ -42,6 +42,7 @@ struct RouteOptions {
   std::string path_bits;  // empty: not written
   std::string sl_file;    // empty: not written
   int data_vls = kDefaultDataVls;
+  bool polish = true;
   bool allow_unreachable = false;
   HintFiles hint_files;
   std::string previous;  // empty: route from scratch
@@ -150,7 +151,7 @@ int run(const RouteOptions& options) {
     return worst;
   };
   Result<RoutedFabric> routed = route_fabric(*fabric, options.scheme, std::move(*lids), *hints, &bad_input,
-                                             {&strands, &worst_case, options.data_vls});
+                                             {&strands, &worst_case, options.data_vls, options.polish});
   if (!routed.ok()) {
     fmt::print(stderr, "ftclos route: {}\n", routed.status().message());
     return bad_input ? 2 : 1;
@@ -212,6 +213,8 @@ void add_route(CLI::App& app) {
                   fmt::format("Data VLs every port offers (VLCap): the SLs a layered routing may use (default {})",
                               kDefaultDataVls))
       ->check(CLI::Range(1, 15));
+  sub->add_flag("!--no-polish", options->polish,
+                "Leave updown's (and degraded dmodk's) tables as routed: no contention polish on small fabrics");
   sub->add_option("--previous", options->previous,
                   "Keep every entry of these earlier tables (opensm-lfts.dump) that is still valid; their LIDs and "
                   "LMC are used")

@@ -42,7 +42,7 @@ struct PolishLimits {
 };
 
 struct PolishOutcome {
-  bool ran = false;     // false: LMC > 0 (sources pick LIDs by path bits) or past max_cas
+  bool ran = false;     // false: turned off, LMC > 0 (sources pick LIDs by path bits) or past max_cas
   long before = 0;      // worst-case contention of the tables handed in (LMC 0, offset 0)
   long after = 0;       // and of the tables handed back
   int moves = 0;        // entries changed
@@ -51,7 +51,8 @@ struct PolishOutcome {
 };
 
 /// Polishes routing.lfts in place (see above). Never raises the worst case,
-/// never strands a pair the tables delivered, leaves dest_sl as it is.
+/// never strands a pair the tables delivered, leaves dest_sl as it is. Does
+/// nothing when input.polish is off (route --no-polish, plugin polish=off).
 PolishOutcome polish_contention(const RoutingInput& input, const UpDownReach& reach, Routing& routing,
                                 const PolishLimits& limits = {});
 

@@ -56,6 +56,9 @@ Result<EngineOptions> parse_engine_options(std::string_view text) {
       if (value != "on" && value != "off")
         return Status::Error(fmt::format("trade_off_audit={}: expected on or off", value));
       options.trade_off_audit = value == "on";
+    } else if (key == "polish") {
+      if (value != "on" && value != "off") return Status::Error(fmt::format("polish={}: expected on or off", value));
+      options.polish = value == "on";
     } else if (key == "jobs") {
       int jobs = 0;
       const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), jobs);
@@ -70,7 +73,7 @@ Result<EngineOptions> parse_engine_options(std::string_view text) {
       options.hint_files.root_guid_file = value;
     } else {
       return Status::Error(fmt::format("unknown option \"{}\" (known: scheme, pathbits_file, lmc_shortfall, "
-                                       "unreachable, keep_tables, trade_off_audit, jobs, cn_guid_file, io_guid_file, "
+                                       "unreachable, keep_tables, trade_off_audit, polish, jobs, cn_guid_file, io_guid_file, "
                                        "root_guid_file)",
                                        key));
     }

@@ -29,6 +29,7 @@ struct RouteHooks {
   const StrandCheck* strands = nullptr;          // auto passes over schemes whose tables fail it
   const WorstCaseMeasure* worst_case = nullptr;  // auto weighs challengers by it
   int data_vls = kDefaultDataVls;                // the VLs the ports offer (layered's budget)
+  bool polish = true;                            // RoutingInput::polish
 };
 
 /// The same on given LIDs (those of previous tables, or OpenSM's).

@@ -60,6 +60,7 @@ struct RoutingInput {
   const StrandCheck* strands = nullptr;          // auto passes over a scheme whose tables fail it
   const WorstCaseMeasure* worst_case = nullptr;  // auto tries challengers (SchemeEntry::auto_challenges) only with it
   int data_vls = kDefaultDataVls;                // VLs every port that carries traffic offers: the SLs a scheme may use
+  bool polish = true;                            // the contention polish after updown and degraded dmodk (route/contention_polish.h)
 };
 
 class Scheme {

@@ -121,6 +121,16 @@ TEST(PolishLimits, LeavesTablesAloneOnFabricsPastTheLimit) {
   EXPECT_EQ(polish_note(outcome), "");
 }
 
+TEST(PolishLimits, LeavesTablesAloneWhenTurnedOff) {
+  const Tables s = routed_unpolished(kCases[0]);
+  Routing polished = s.routing;
+  RoutingInput off = s.input();
+  off.polish = false;
+  const PolishOutcome outcome = polish_contention(off, UpDownReach(s.fabric, s.detection.levels), polished, kQuick);
+  EXPECT_FALSE(outcome.ran);
+  EXPECT_EQ(polished.lfts.port, s.routing.lfts.port);
+}
+
 TEST(PolishLimits, StopsWhenTheBudgetIsSpent) {
   const Tables s = routed_unpolished(kCases[0]);
   Routing polished = s.routing;

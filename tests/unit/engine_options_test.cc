@@ -35,6 +35,14 @@ TEST(EngineOptions, HintFilesAsOpenSmFtreeNamesThem) {
   EXPECT_EQ(options->hint_files.root_guid_file, "/etc/roots");
 }
 
+TEST(EngineOptions, PolishIsOnUnlessTurnedOff) {
+  EXPECT_TRUE(parse_engine_options("")->polish);
+  EXPECT_FALSE(parse_engine_options("polish=off")->polish);
+  Result<EngineOptions> bad = parse_engine_options("polish=1");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().message(), "polish=1: expected on or off");
+}
+
 TEST(EngineOptions, KeepTablesIsOnUnlessTurnedOff) {
   EXPECT_TRUE(parse_engine_options("")->keep_tables);
   EXPECT_TRUE(parse_engine_options("keep_tables=on")->keep_tables);

@@ -404,6 +404,9 @@ class Polisher {
           break;
         }
     }
+    // By names: a sibling's apply depends on those before it, and the same
+    // fabric listed in another node order must get the same tables.
+    std::sort(entries.begin() + 1, entries.end(), [&](const auto& a, const auto& b) { return rank_[a.first] < rank_[b.first]; });
     return entries;
   }
 

@@ -369,12 +369,7 @@ struct ftclos_engine {
     fabric = sweep.subnet.fabric;
     const std::string_view scheme = sweep.routing.chosen.empty() ? std::string_view(options->scheme) : sweep.routing.chosen;
     order = ftclos::unicast_order(fabric, sweep.detection, scheme);
-    port_by_guid.clear();
-    for (int x = 0; x < fabric.size(); ++x) {
-      const ftclos::Node& node = fabric.node(x);
-      for (int p = node.is_switch() ? 0 : 1; p <= (node.is_switch() ? 0 : node.num_ports); ++p)
-        if (node.ports[p].guid != 0) port_by_guid[node.ports[p].guid] = {x, p};
-    }
+    port_by_guid = ftclos::index_port_guids(fabric);
   }
 
   // The VLs the routing's SLs take (SL k on VL k), where it uses more than one.

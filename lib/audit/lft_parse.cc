@@ -114,19 +114,6 @@ struct Claim {  // who a LID belongs to, and the first line that said so
   Place place;
 };
 
-// The ports LIDs are addressed to: a switch's port 0 and every CA port.
-std::unordered_map<uint64_t, PortRef> index_port_guids(const Fabric& fabric) {
-  std::unordered_map<uint64_t, PortRef> index;
-  for (int i = 0; i < fabric.size(); ++i) {
-    const Node& node = fabric.node(i);
-    if (node.is_switch())
-      index.emplace(port_guid(node, 0), PortRef{i, 0});
-    else
-      for (int p = 1; p <= node.num_ports; ++p) index.emplace(port_guid(node, p), PortRef{i, p});
-  }
-  return index;
-}
-
 class Reader {
  public:
   Reader(const Fabric& fabric, const std::vector<TextFile>& files, const TextFile* lid_file,

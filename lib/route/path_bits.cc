@@ -11,6 +11,18 @@ uint64_t port_guid(const Node& node, int port) {
   return node.is_switch() ? node.guid : node.guid + port;
 }
 
+std::unordered_map<uint64_t, PortRef> index_port_guids(const Fabric& fabric) {
+  std::unordered_map<uint64_t, PortRef> index;
+  for (int i = 0; i < fabric.size(); ++i) {
+    const Node& node = fabric.node(i);
+    if (node.is_switch())
+      index.emplace(port_guid(node, 0), PortRef{i, 0});
+    else
+      for (int p = 1; p <= node.num_ports; ++p) index.emplace(port_guid(node, p), PortRef{i, p});
+  }
+  return index;
+}
+
 bool write_path_bits(const Fabric& fabric, const Routing& routing, const TextSink& sink) {
   constexpr size_t kFlushBytes = 1 << 20;
   std::string out;

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <unordered_map>
 
 #include "core/fabric.h"
 #include "core/files.h"
@@ -16,6 +17,9 @@ namespace ftclos {
 /// the input gives one, otherwise what ibsim uses: the node GUID for a
 /// switch (its port 0 carries it), node GUID + port number for a CA port.
 uint64_t port_guid(const Node& node, int port);
+
+/// The ports LIDs are addressed to, by port_guid: a switch's port 0 and every CA port.
+std::unordered_map<uint64_t, PortRef> index_port_guids(const Fabric& fabric);
 
 /// Hands the lines to `sink` in chunks of about a megabyte (a file need not
 /// be held whole); false when the sink refuses one.

@@ -21,9 +21,9 @@ TEST(LinkRate, RejectsWhatIsNoRate) {
 TEST(LinkRate, FormatsAndRanks) {
   EXPECT_EQ(format_link_rate({4, LinkSpeed::kHdr}), "4xHDR");
   EXPECT_EQ(format_link_rate({}), "");
-  EXPECT_LT(LinkRate(4, LinkSpeed::kDdr).gbps(), LinkRate(4, LinkSpeed::kEdr).gbps());
-  EXPECT_LT(LinkRate(1, LinkSpeed::kEdr).gbps(), LinkRate(4, LinkSpeed::kEdr).gbps());
-  EXPECT_LT(LinkRate(4, LinkSpeed::kFdr10).gbps(), LinkRate(4, LinkSpeed::kFdr).gbps());
+  EXPECT_LT((LinkRate{4, LinkSpeed::kDdr}).gbps(), (LinkRate{4, LinkSpeed::kEdr}).gbps());
+  EXPECT_LT((LinkRate{1, LinkSpeed::kEdr}).gbps(), (LinkRate{4, LinkSpeed::kEdr}).gbps());
+  EXPECT_LT((LinkRate{4, LinkSpeed::kFdr10}).gbps(), (LinkRate{4, LinkSpeed::kFdr}).gbps());
   EXPECT_EQ(LinkRate().gbps(), 0);
 }
 

@@ -94,7 +94,7 @@ Fabric with_level_cables(Fabric fabric, int cables, int level) {
   return fabric;
 }
 
-Routed route_fabric(const Scheme& scheme, Fabric fabric, int lmc) {
+Routed route_fabric(const Scheme& scheme, Fabric fabric, int lmc, bool polish) {
   Routed routed;
   // As every command does (core/end_nodes.h): each cabled CA port a node.
   routed.fabric = split_end_nodes(fabric);
@@ -105,7 +105,9 @@ Routed route_fabric(const Scheme& scheme, Fabric fabric, int lmc) {
     return routed;
   }
   routed.lids = std::move(*lids);
-  Result<Routing> routing = scheme.route(routed.input());
+  RoutingInput input = routed.input();
+  input.polish = polish;
+  Result<Routing> routing = scheme.route(input);
   if (!routing.ok()) {
     routed.status = routing.status();
     return routed;

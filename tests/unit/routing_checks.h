@@ -38,8 +38,9 @@ Fabric generated(Result<Fabric> fabric);
 /// `fabric` with `cables` extra cables inside `level` (gen --level-cables).
 Fabric with_level_cables(Fabric fabric, int cables, int level);
 
-/// Detects `fabric`, assigns LIDs with `lmc` and routes it with `scheme`.
-Routed route_fabric(const Scheme& scheme, Fabric fabric, int lmc);
+/// Detects `fabric`, assigns LIDs with `lmc` and routes it with `scheme`
+/// (`polish`: RoutingInput::polish).
+Routed route_fabric(const Scheme& scheme, Fabric fabric, int lmc, bool polish = true);
 
 struct PathRules {
   bool up_down = true;   // every path turns down at most once

@@ -53,6 +53,7 @@ class SsspRouter {
     for (size_t i = 0; i < switches_.size(); ++i) top_first_[i] = static_cast<int>(i);
     std::ranges::sort(top_first_, [&](int a, int b) { return in_.detection.star.up(fabric, switches_[b], switches_[a]); });
     load_.assign(first_cable_.back(), 0);
+    lids_over_.assign(first_cable_.back(), 0);
     for (TreeCables* tree : {&shortest_, &legal_})
       tree->first.resize(switches_.size()), tree->last.resize(switches_.size());
     hops_.resize(switches_.size());
@@ -100,10 +101,10 @@ class SsspRouter {
   void route_lid(int lid, const Exit& exit, Lfts& lfts, const TreeFits& fits) {
     const bool ca = exit.port != 0;
     if (!ca || declined_in_a_row_ < kDeclinedInARow) {
-      write_tree(shortest_, lid, exit, lfts, false);
+      write_tree(shortest_, lid, exit, lfts, PathChoice::kLeastLoaded);
       if (!ca) return;  // switch LIDs: management traffic, no load, placed by the caller
       if (fits(lid, PathChoice::kLeastLoaded, lfts)) return kept(shortest_.order);
-      write_tree(shortest_, lid, exit, lfts, true);
+      write_tree(shortest_, lid, exit, lfts, PathChoice::kFewestTurnsFirst);
       if (fits(lid, PathChoice::kFewestTurnsFirst, lfts)) return kept(shortest_.order);
       ++declined_in_a_row_;
       for (int x : shortest_.order) lfts.port[switches_[x]][lid] = kNoPath;
@@ -111,7 +112,7 @@ class SsspRouter {
       ++unoffered_;
     }
     if (!legal_ready_) legal_paths_to(shortest_.order.front()), legal_ready_ = true;
-    write_tree(legal_, lid, exit, lfts, false);
+    write_tree(legal_, lid, exit, lfts, PathChoice::kUpDown);
     fits(lid, PathChoice::kUpDown, lfts);
     add_load(legal_.order);
   }
@@ -174,8 +175,12 @@ class SsspRouter {
   }
 
   // Each switch's path is the one its next hop already has, one hop longer:
-  // its down-up turns and its routes are those plus the hop's own.
-  void write_tree(const TreeCables& tree, int lid, const Exit& exit, Lfts& lfts, bool count_turns) {
+  // its down-up turns and its routes are those plus the hop's own. The
+  // up*/down* tree weighs as the floor does instead: each switch's cable
+  // that carries the fewest CA LIDs so far (RhinoBased10K 723, the path's
+  // routes 728).
+  void write_tree(const TreeCables& tree, int lid, const Exit& exit, Lfts& lfts, PathChoice choice) {
+    const bool count_turns = choice == PathChoice::kFewestTurnsFirst;
     const int t = tree.order.front();
     cost_[t] = 0;
     turns_[t] = 0;
@@ -189,7 +194,8 @@ class SsspRouter {
         const int y = cable.peer;
         const bool turns_up = y != t && !cable.up && cables_[y][next_[y]].up;
         const int turns = count_turns ? turns_[y] + turns_up : 0;
-        const int64_t cost = cost_[y] + load_[first_cable_[x] + c];
+        const int at = first_cable_[x] + c;
+        const int64_t cost = choice == PathChoice::kUpDown ? lids_over_[at] : cost_[y] + load_[at];
         if (best < 0 || turns < turns_[x] || (turns == turns_[x] && cost < cost_[x]))
           best = c, cost_[x] = cost, turns_[x] = turns;
       }
@@ -198,12 +204,13 @@ class SsspRouter {
     }
   }
 
-  // Every channel of the tree carries the sources below it in the tree.
+  // Every channel of the tree carries the sources below it in the tree, and one more CA LID.
   void add_load(const std::vector<int>& order) {
     for (int x : order) through_[x] = hosts_[x];
     for (size_t i = order.size() - 1; i >= 1; --i) {
       const int x = order[i];
       load_[first_cable_[x] + next_[x]] += through_[x];
+      ++lids_over_[first_cable_[x] + next_[x]];
       through_[cables_[x][next_[x]].peer] += through_[x];
     }
   }
@@ -216,6 +223,7 @@ class SsspRouter {
   std::vector<int> hosts_;                  // by switch index: CAs cabled to it
   std::vector<int> top_first_;              // switch indices, top of the up*/down* order first
   std::vector<int64_t> load_;               // by cable: CA sources routed over it so far
+  std::vector<int64_t> lids_over_;          // by cable: CA LIDs routed over it so far
   TreeCables shortest_, legal_;             // toward the current target
   bool legal_ready_ = false;                // legal_ is the current target's
   int declined_in_a_row_ = 0;               // CA LIDs whose shortest trees were all declined, since one was kept

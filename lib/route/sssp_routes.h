@@ -11,7 +11,9 @@
 // A CA LID whose tree fits no layer is offered the tree of paths with the
 // fewest down-up turns in the up*/down* order (detect/star_roots.h), which
 // close fewer cycles, and last an up*/down* tree: legal paths only (climb,
-// then descend), the shortest of those, balanced by the same loads. Every
+// then descend), the shortest of those, each switch taking the cable that
+// carries the fewest CA LIDs of every tree so far, as the floor
+// (route/updown_star.h) balances. Every
 // turn of that tree is one up*/down* allows, so it fits any layer that holds
 // them all. Cost per LID O(switch cables).
 #pragma once
@@ -26,7 +28,7 @@ namespace ftclos {
 enum class PathChoice {
   kLeastLoaded,       // shortest paths, the fewest routes along the path
   kFewestTurnsFirst,  // shortest paths, the fewest down-up turns, then the fewest routes
-  kUpDown,            // up*/down*'s legal paths, the shortest of those, then the fewest routes
+  kUpDown,            // up*/down*'s legal paths, the shortest of those, then the cable with the fewest CA LIDs
 };
 
 /// Declined offers cost a search in every layer; a run of this many CA LIDs

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <utility>
 
 namespace ftclos {
 namespace {
@@ -44,6 +45,9 @@ AcyclicLayer::AcyclicLayer(int channels)
     : next_(channels), prev_(channels), order_(channels), seen_(channels, 0) {
   std::iota(order_.begin(), order_.end(), 0);
 }
+
+AcyclicLayer::AcyclicLayer(std::vector<int> places)
+    : next_(places.size()), prev_(places.size()), order_(std::move(places)), seen_(order_.size(), 0) {}
 
 bool AcyclicLayer::try_add(const std::vector<Dependency>& deps) {
   std::vector<Dependency> added;
@@ -125,6 +129,11 @@ void AcyclicLayer::reorder() {
   size_t i = 0;
   for (const std::vector<int>* set : {&backward_, &forward_})
     for (int c : *set) order_[c] = places[i++];
+}
+
+void CdgLayers::open_first(std::vector<int> places) {
+  layers_.clear();
+  layers_.emplace_back(std::move(places));
 }
 
 int CdgLayers::place(const std::vector<Dependency>& deps, int first, int last) {

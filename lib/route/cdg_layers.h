@@ -47,6 +47,10 @@ std::vector<Dependency> dependencies_toward(const Fabric& fabric, const Lfts& lf
 class AcyclicLayer {
  public:
   explicit AcyclicLayer(int channels);
+  /// With the channels first placed as `places` says (a permutation: the
+  /// place of every channel), any order being topological while the layer is
+  /// empty: dependencies that agree with it then cost no search.
+  explicit AcyclicLayer(std::vector<int> places);
   /// Adds `deps` unless together they close a cycle; returns whether it did.
   bool try_add(const std::vector<Dependency>& deps);
 
@@ -68,6 +72,9 @@ class CdgLayers {
  public:
   explicit CdgLayers(int channels) : channels_(channels) {}
 
+  /// Opens layer 0 (before any place) with its channels first placed as
+  /// `places` says (AcyclicLayer's second constructor).
+  void open_first(std::vector<int> places);
   /// Places `deps` on the lowest layer in [first, last] where they close no
   /// cycle, opening layers as needed; returns that layer, or -1 (nothing added).
   int place(const std::vector<Dependency>& deps, int first, int last);

@@ -34,6 +34,7 @@ struct Routing {
   int lmc_needed = 0;             // LMC for the scheme's full guarantee on this fabric
   int rerouted = 0;               // entries moved off dead ports (degraded fabrics)
   std::vector<std::string> notes; // what the scheme decided and why, for logs (callers name the scheme)
+  std::string summary;            // one line on the routing, for auto's note where it passes the scheme over
   std::string_view chosen;        // auto: the scheme it chose; empty for the others
   bool checked = false;           // auto: these tables passed RoutingInput::strands
 };

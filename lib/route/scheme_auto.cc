@@ -68,8 +68,9 @@ void challenge(const RoutingInput& input, std::pair<Routing, const SchemeEntry*>
     }
     const double held_worst = (*input.worst_case)(input, held.first), rival_worst = (*input.worst_case)(input, *rival);
     if (rival_worst >= held_worst) {
-      passed_over.push_back(fmt::format("{}: worst-case contention {:g}, not below {}'s {:g}", entry.name, rival_worst,
-                                        held.second->name, held_worst));
+      const std::string summary = rival->summary.empty() ? "" : " (" + rival->summary + ")";
+      passed_over.push_back(fmt::format("{}{}: worst-case contention {:g}, not below {}'s {:g}", entry.name, summary,
+                                        rival_worst, held.second->name, held_worst));
       continue;
     }
     rival->notes.insert(rival->notes.begin(), fmt::format("worst-case contention {:g}, {}'s {:g}", rival_worst,

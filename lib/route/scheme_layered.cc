@@ -2,9 +2,11 @@
 // layers by destination (route/cdg_layers.h), DF-SSSP's two steps, on any
 // connected fabric. Where up*/down* detours or crowds its roots (rings,
 // tori, hypercubes, dragonflies) the paths stay shortest; the price is VLs:
-// as few layers as first fit finds, refused when the ports offer fewer
-// (RoutingInput::data_vls). auto routes it as the floor's challenger and
-// keeps it only where its worst case is lower.
+// as few layers as first fit finds, within those the ports offer
+// (RoutingInput::data_vls). A destination whose shortest-path trees fit no
+// layer takes an up*/down* tree on SL 0 instead, so layered routes every
+// connected fabric. auto routes it as the floor's challenger and keeps it
+// only where its worst case is lower.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -19,16 +21,19 @@ namespace ftclos {
 namespace {
 
 struct Layers {
-  bool fit = true;             // the CA LIDs fit the layers allowed
   int used = 1;                // layers the CA LIDs use
+  int ca_lids = 0;
+  int fewest_turns = 0;        // CA LIDs on the trees with the fewest down-up turns
+  int up_down = 0;             // CA LIDs on up*/down* trees
   int switch_lids_on_sl0 = 0;  // switch LIDs that fit no layer the CA LIDs use
 };
 
 // Every turn up*/down* allows: from a channel x->y to a channel y->z unless
 // the first leads down and the second up. Acyclic, and it holds every
 // dependency of a multicast tree hung down up*/down*'s order
-// (route/mcast_tree.h). Layer 0 starts with them, so the unicast on SL 0,
-// whose VL multicast shares, closes no credit loop with any such tree.
+// (route/mcast_tree.h) and of every up*/down* tree. Layer 0 starts with
+// them, so the unicast on SL 0, whose VL multicast shares, closes no credit
+// loop with any such tree, and an up*/down* tree always fits SL 0.
 std::vector<Dependency> updown_turns(const Fabric& fabric, const StarRoots& star, const Channels& channels) {
   std::vector<Dependency> turns;
   for (int y = 0; y < fabric.size(); ++y) {
@@ -50,31 +55,77 @@ std::vector<Dependency> updown_turns(const Fabric& fabric, const StarRoots& star
   return turns;
 }
 
-// The SL of every CA LID (SL k on VL k), the lowest layer whose channel
-// dependency graph stays acyclic. Switch LIDs carry management traffic only
-// (SMPs run on VL 15, outside flow control): they take the lowest layer
-// they fit among those, else SL 0, and open none of their own. Layer 0
-// holds up*/down*'s turns first (multicast runs on SL 0).
-Layers layer_destinations(const RoutingInput& input, Routing& routing, int allowed) {
+// A place for every channel in which each of updown_turns leads forward:
+// up channels first, from the bottom of the order up, then down channels
+// from the top down (a turn never goes from down to up). Layer 0 starts so,
+// and its million turns on RhinoBased10K cost no search (28 s with none, on this loaded machine).
+std::vector<int> updown_places(const Fabric& fabric, const StarRoots& star, const Channels& channels) {
+  std::vector<int> switches;
+  for (int x = 0; x < fabric.size(); ++x)
+    if (fabric.node(x).is_switch()) switches.push_back(x);
+  std::ranges::sort(switches, [&](int a, int b) { return star.up(fabric, b, a); });  // top first
+  std::vector<int> sequence;
+  for (const bool up : {true, false}) {
+    for (size_t i = 0; i < switches.size(); ++i) {
+      const int x = switches[up ? switches.size() - 1 - i : i];
+      const Node& node = fabric.node(x);
+      for (int port = 1; port <= node.num_ports; ++port)
+        if (const int c = channels.of(x, port); c >= 0 && star.up(fabric, x, node.ports[port].peer.node) == up)
+          sequence.push_back(c);
+    }
+  }
+  std::vector<int> places(channels.count(), -1);
+  for (size_t i = 0; i < sequence.size(); ++i) places[sequence[i]] = static_cast<int>(i);
+  int next = static_cast<int>(sequence.size());
+  for (int& place : places)
+    if (place < 0) place = next++;  // ids of ports that lead to no switch
+  return places;
+}
+
+// Routes every LID and gives each CA LID (SL k on VL k) the lowest layer
+// whose channel dependency graph stays acyclic with its tree added, trees
+// offered as route/sssp_routes.h orders them: the last, up*/down*'s, adds
+// only turns layer 0 holds from the start. Switch LIDs carry management
+// traffic only (SMPs run on VL 15, outside flow control): they take the
+// lowest layer they fit among those the CA LIDs use, else SL 0, and open
+// none of their own.
+Routing route_in_layers(const RoutingInput& input, Layers& layers) {
   const Fabric& fabric = input.fabric;
-  const std::vector<Exit> exits = exits_by_lid(fabric, input.lids);
   const Channels channels(fabric);
   CdgLayers cdg(channels.count());
+  cdg.open_first(updown_places(fabric, input.detection.star, channels));
   cdg.place(updown_turns(fabric, input.detection.star, channels), 0, 0);
-  Layers layers;
-  routing.dest_sl.assign(exits.size(), 0);
-  for (const bool cas : {true, false}) {
-    const int last = cas ? allowed - 1 : layers.used - 1;
-    for (size_t lid = 1; lid < exits.size(); ++lid) {
-      if (exits[lid].target < 0 || (exits[lid].port != 0) != cas) continue;
-      const int layer = cdg.place(dependencies_toward(fabric, routing.lfts, channels, static_cast<int>(lid)), 0, last);
-      if (layer < 0 && cas) return {.fit = false};
-      layers.switch_lids_on_sl0 += layer < 0;
-      routing.dest_sl[lid] = static_cast<uint8_t>(layer < 0 ? 0 : layer);
+  std::vector<uint8_t> sl(input.lids.max_lid + 1, 0);
+  int declined_in_a_row = 0;  // LIDs that fit no layer since one did, as the router counts them
+  const TreeFits fits = [&](int lid, PathChoice tree, const Lfts& lfts) {
+    int layer = 0;
+    if (tree != PathChoice::kUpDown) {
+      layer = cdg.place(dependencies_toward(fabric, lfts, channels, lid), 0, input.data_vls - 1);
+      if (layer < 0) return false;
     }
-    if (cas) layers.used = std::max(1, cdg.count());
+    sl[lid] = static_cast<uint8_t>(layer);
+    layers.used = std::max(layers.used, layer + 1);
+    ++layers.ca_lids;
+    layers.fewest_turns += tree == PathChoice::kFewestTurnsFirst;
+    layers.up_down += tree == PathChoice::kUpDown;
+    declined_in_a_row = tree == PathChoice::kUpDown ? declined_in_a_row + 1 : 0;
+    return true;
+  };
+  Routing routing = route_balanced_shortest_paths(input, fits);
+  const std::vector<Exit> exits = exits_by_lid(fabric, input.lids);
+  // Full layers (route/sssp_routes.h, kDeclinedInARow) stay full: the run goes on.
+  for (size_t lid = 1; lid < exits.size(); ++lid) {
+    if (exits[lid].target < 0 || exits[lid].port != 0) continue;
+    const int layer = declined_in_a_row >= kDeclinedInARow
+                          ? -1
+                          : cdg.place(dependencies_toward(fabric, routing.lfts, channels, static_cast<int>(lid)), 0,
+                                      layers.used - 1);
+    declined_in_a_row = layer < 0 ? declined_in_a_row + 1 : 0;
+    layers.switch_lids_on_sl0 += layer < 0;
+    sl[lid] = static_cast<uint8_t>(std::max(layer, 0));
   }
-  return layers;
+  routing.dest_sl = std::move(sl);
+  return routing;
 }
 
 class LayeredScheme : public Scheme {
@@ -86,31 +137,30 @@ class LayeredScheme : public Scheme {
     return Status::Ok();
   }
 
-  // The balanced paths first; where their layers exceed the VLs, paths that
-  // avoid down-up turns first (fewer cycles to break, less balance).
   Result<Routing> route(const RoutingInput& input) const override {
     if (Status status = applies(input.detection); !status.ok()) return status;
-    for (const PathChoice choice : {PathChoice::kLeastLoaded, PathChoice::kFewestTurnsFirst}) {
-      Routing routing = route_balanced_shortest_paths(input, choice);
-      const Layers layers = layer_destinations(input, routing, input.data_vls);
-      if (!layers.fit) continue;
-      describe(layers, choice, input.data_vls, routing);
-      return routing;
-    }
-    return Status::Error(fmt::format("its shortest paths need more than the {} VL{} the ports offer, even those "
-                                     "that avoid down-up turns first",
-                                     input.data_vls, input.data_vls == 1 ? "" : "s"));
+    Layers layers;
+    Routing routing = route_in_layers(input, layers);
+    describe(layers, input.data_vls, routing);
+    return routing;
   }
 
  private:
-  static void describe(const Layers& layers, PathChoice choice, int data_vls, Routing& routing) {
+  static void describe(const Layers& layers, int data_vls, Routing& routing) {
     const int used = layers.used;
-    routing.notes.push_back(fmt::format(
-        "shortest paths {} (DF-SSSP) on {} VL{} of {}: SL per destination LID, SL k on VL k{}",
-        choice == PathChoice::kLeastLoaded ? "balanced by load"
-                                           : "with the fewest down-up turns, then balanced by load (the balanced "
-                                             "ones needed more VLs)",
-        used, used == 1 ? "" : "s", data_vls, used > 1 ? " (enable qos)" : ""));
+    routing.notes.push_back(fmt::format("shortest paths balanced by load (DF-SSSP) on {} VL{} of {}: SL per "
+                                        "destination LID, SL k on VL k{}",
+                                        used, used == 1 ? "" : "s", data_vls, used > 1 ? " (enable qos)" : ""));
+    if (layers.fewest_turns > 0)
+      routing.notes.push_back(fmt::format("{} of {} CA LIDs take the shortest paths with the fewest down-up turns: "
+                                          "the balanced ones fit no layer",
+                                          layers.fewest_turns, layers.ca_lids));
+    if (layers.up_down > 0)
+      routing.notes.push_back(fmt::format("{} of {} CA LIDs take up*/down* trees on SL 0: no shortest-path tree fit "
+                                          "the {} VL{}",
+                                          layers.up_down, layers.ca_lids, data_vls, data_vls == 1 ? "" : "s"));
+    routing.summary = fmt::format("on {} VL{} of {}, {} of {} CA LIDs on up*/down* trees", used,
+                                  used == 1 ? "" : "s", data_vls, layers.up_down, layers.ca_lids);
     if (layers.switch_lids_on_sl0 > 0)
       routing.notes.push_back(fmt::format("{} switch LIDs (management traffic only) fit no layer the CA LIDs use: "
                                           "SL 0", layers.switch_lids_on_sl0));

@@ -115,9 +115,9 @@ constexpr SchemeEntry kSchemes[] = {
      .fabrics = "any connected fabric; SL = VL layer per destination (as many as the ports offer: --vls, VLCap)",
      .lmc = "0",
      .path_bits = "0",
-     .guarantee = "shortest paths balanced by load (with the fewest down-up turns first where the VLs would not "
-                  "suffice), each VL layer's channel dependency graph acyclic (DF-SSSP): deadlock-free; refused "
-                  "where first fit needs more layers than VLs",
+     .guarantee = "shortest paths balanced by load, each VL layer's channel dependency graph acyclic (DF-SSSP): "
+                  "deadlock-free; a destination whose trees fit no layer (fewest down-up turns tried too) takes an "
+                  "up*/down* tree on SL 0",
      .auto_challenges = "updown-star",
      .make = make_layered_scheme},
 };
@@ -159,7 +159,7 @@ const SchemeEntry* find_scheme(std::string_view name) {
 std::string auto_order(const SchemeEntry& entry) {
   if (entry.make == make_auto_scheme) return "-";
   if (!entry.auto_challenges.empty())
-    return fmt::format("beside {}: kept where its worst case is lower and the VLs suffice", entry.auto_challenges);
+    return fmt::format("beside {}: kept where its worst case is lower", entry.auto_challenges);
   if (entry.auto_preference <= 0) return "no";
   std::string order = ordinal(entry.auto_preference);
   if (!entry.auto_tries_where.empty()) order += fmt::format(", where {}", entry.auto_tries_where);

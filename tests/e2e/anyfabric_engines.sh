@@ -53,10 +53,6 @@ offline() {
     start=$SECONDS
     if ! timeout 1800 "$FTCLOS" route "$net" --scheme "$scheme" -o "$work/$name.$scheme.dump" \
       --sl "$work/$name.$scheme.sl" 2>"$work/$name.$scheme.err"; then
-      [ "$scheme" = layered ] && grep -q "the ports offer" "$work/$name.$scheme.err" && {
-        echo "$name offline: layered refused: $(grep -o 'need.* more than .*' "$work/$name.$scheme.err")"
-        continue
-      }
       fail "$name: ftclos route --scheme $scheme failed: $(tail -2 "$work/$name.$scheme.err")"
       continue
     fi
@@ -70,7 +66,9 @@ offline() {
     vls=$(sed -n 's/^VLs used: //p' "$work/$name.$scheme.audit")
     worst_of[$scheme]=$worst
     chose=$(grep -o 'auto chose [a-z-]*' "$work/$name.$scheme.err" | head -1 || true)
-    echo "$name offline: $scheme worst case $worst, VLs used $vls, $took s${chose:+; $chose}"
+    # layered never refuses: destinations whose trees fit no layer take up*/down* trees.
+    fell_back=$(grep -o '[0-9]* of [0-9]* CA LIDs [a-z ]*up\*/down\* trees' "$work/$name.$scheme.err" | head -1 || true)
+    echo "$name offline: $scheme worst case $worst, VLs used $vls, $took s${chose:+; $chose}${fell_back:+; $fell_back}"
   done
   [ -n "${worst_of[updown-star]:-}" ] && [ -n "${worst_of[auto]:-}" ] || return 0
   lower=${worst_of[updown-star]}

@@ -4,6 +4,7 @@
 // loop and no credit loop on any VL; the layers are what keeps them so; and
 // where the floor's up*/down* detours cost contention, layered's worst case
 // is lower and auto takes it.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -18,6 +19,7 @@
 #include "route/cdg_layers.h"
 #include "route/scheme_registry.h"
 #include "route/schemes.h"
+#include "route/sssp_routes.h"
 #include "routing_checks.h"
 
 namespace ftclos {
@@ -157,25 +159,77 @@ TEST(LayeredVls, FewerVlsTakeTheFewestTurnsFirst) {
   EXPECT_EQ(c.unreachable + c.loops + c.credit_loops + c.non_minimal, 0);
 }
 
+// How many CA LIDs the notes say took up*/down* trees (0 when none did).
+int up_down_trees(const Routing& routing) {
+  for (const std::string& note : routing.notes)
+    if (note.find("CA LIDs take up*/down* trees") != std::string::npos) return std::stoi(note);
+  return 0;
+}
+
 // A ring's shortest paths chase each other around whatever they turn: on one
-// VL layered is refused with the reason, and auto keeps the floor.
-TEST(LayeredVls, TooFewVlsAreRefused) {
-  const Routed routed = route_fabric(*make_updown_star_scheme(), generated(generate_ring(8, 2)), 0);
+// VL (refused before) the CA LIDs whose trees fit no layer take up*/down*
+// trees on SL 0, and the auditor finds every pair delivered without a loop
+// or a credit loop; auto weighs it and says how many fell back.
+TEST(LayeredVls, TooFewVlsTakeUpDownTreesOnSl0) {
+  Routed routed = route_fabric(*make_updown_star_scheme(), generated(generate_ring(8, 2)), 0);
   ASSERT_TRUE(routed.status.ok());
   RoutingInput input = routed.input();
   input.data_vls = 1;
-  Result<Routing> refused = make_layered_scheme()->route(input);
-  ASSERT_FALSE(refused.ok());
-  EXPECT_NE(refused.status().message().find("the ports offer"), std::string::npos) << refused.status().message();
+  Result<Routing> layered = make_layered_scheme()->route(input);
+  ASSERT_TRUE(layered.ok()) << layered.status().message();
+  EXPECT_EQ(vls_used(*layered), 1);
+  const int fell_back = up_down_trees(*layered);
+  EXPECT_GT(fell_back, 0) << ::testing::PrintToString(layered->notes);
+  EXPECT_LT(fell_back, 16) << "some shortest-path trees still fit SL 0";
+  EXPECT_TRUE(notes_mention(*layered, fmt::format("{} of 16 CA LIDs take up*/down* trees on SL 0", fell_back)))
+      << ::testing::PrintToString(layered->notes);
+  const int cas = routed.fabric.count(NodeType::kCa);
+  routed.routing = *layered;
+  const Correctness c = audit(routed, layered->dest_sl);
+  EXPECT_EQ(c.pairs, long{cas} * (cas - 1));
+  EXPECT_EQ(c.unreachable + c.loops + c.credit_loops, 0) << ::testing::PrintToString(c.examples);
+  expect_switch_lids_reachable(routed);
   const WorstCaseMeasure measure = exact_worst_case_measure();
   input.worst_case = &measure;
   Result<Routing> chosen = make_auto_scheme()->route(input);
   ASSERT_TRUE(chosen.ok());
   EXPECT_EQ(chosen->chosen, "updown-star");
-  EXPECT_TRUE(notes_mention(*chosen, "layered: its shortest paths need more than"))
+  EXPECT_TRUE(notes_mention(*chosen, fmt::format("{} of 16 CA LIDs on up*/down* trees", fell_back)))
       << ::testing::PrintToString(chosen->notes);
-  input.data_vls = 2;
-  EXPECT_TRUE(make_layered_scheme()->route(input).ok());
+}
+
+// Every fabric on 1 and 2 VLs: routed within them, whatever falls back,
+// and deadlock-free with its SLs.
+TEST_P(LayeredOnIrregular, OnOneOrTwoVlsStillDeliversEveryPairWithoutCreditLoops) {
+  for (const int vls : {1, 2}) {
+    Routed routed = route_fabric(*make_updown_star_scheme(), GetParam().make(), 0);
+    ASSERT_TRUE(routed.status.ok());
+    RoutingInput input = routed.input();
+    input.data_vls = vls;
+    Result<Routing> layered = make_layered_scheme()->route(input);
+    ASSERT_TRUE(layered.ok()) << vls << " VLs: " << layered.status().message();
+    EXPECT_LE(vls_used(*layered), vls);
+    routed.routing = *layered;
+    const Correctness c = audit(routed, layered->dest_sl);
+    EXPECT_EQ(c.unreachable + c.loops + c.credit_loops, 0) << vls << " VLs: " << ::testing::PrintToString(c.examples);
+    expect_switch_lids_reachable(routed);
+  }
+}
+
+// Once a run of CA LIDs fits no layer, the rest take up*/down* trees without
+// the searches: 40 hosts a switch on a ring of 8, one VL.
+TEST(LayeredVls, FullLayersStopTheSearch) {
+  Routed routed = route_fabric(*make_layered_scheme(), generated(generate_ring(8, 40)), 0);
+  ASSERT_TRUE(routed.status.ok());
+  RoutingInput input = routed.input();
+  input.data_vls = 1;
+  Result<Routing> layered = make_layered_scheme()->route(input);
+  ASSERT_TRUE(layered.ok());
+  EXPECT_TRUE(notes_mention(*layered, fmt::format("after {} in a row", kDeclinedInARow)))
+      << ::testing::PrintToString(layered->notes);
+  routed.routing = *layered;
+  const Correctness c = audit(routed, layered->dest_sl);
+  EXPECT_EQ(c.unreachable + c.loops + c.credit_loops, 0) << ::testing::PrintToString(c.examples);
 }
 
 // Fat-trees and MiKANT keep their schemes: auto's choice there is no floor.

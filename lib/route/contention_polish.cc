@@ -23,12 +23,24 @@
 namespace ftclos {
 namespace {
 
-// What a move is judged by, compared lexicographically.
+// What a move is judged by, compared lexicographically. The pairs the
+// channels at the worst case carry let the climb cross plateaus of the
+// matching, which may fall only after several moves: on clos2 4+4 r=8
+// with storage on the spines, a leaf's cable up to a spine whose storage
+// detours turn there stays above 4 while more than 2 of the leaf's compute
+// destinations take it (worst case 5 without this key, 4 with it).
 struct Score {
   long worst = 0;
-  long at_worst = 0;       // channels at the worst case
-  long sum_squares = 0;    // over every channel's matching
+  long at_worst = 0;        // channels at the worst case
+  long pairs_at_worst = 0;  // (source, destination) pairs those channels carry
+  long sum_squares = 0;     // over every channel's matching
   auto operator<=>(const Score&) const = default;
+};
+
+// One channel's figures.
+struct Load {
+  long matching = 0;
+  long pairs = 0;  // (source CA, destination) pairs routed over it
 };
 
 struct Move {
@@ -42,8 +54,9 @@ struct Move {
 struct State {
   std::vector<uint64_t> sets;              // [dest][switch index][word]: entry switches whose path to dest passes the switch
   std::vector<std::vector<int>> dests_on;  // per channel: destinations whose entry at its switch takes it
-  std::vector<long> value;                 // per channel: its matching
+  std::vector<Load> load;                  // per channel
   std::vector<long> histogram;             // channels per matching value
+  std::vector<long> pairs_by_value;        // per matching value: pairs its channels carry
   long sum_squares = 0;
 };
 
@@ -61,7 +74,7 @@ class Polisher {
     Score s;
     s.sum_squares = state_.sum_squares;
     for (long v = static_cast<long>(state_.histogram.size()) - 1; v > 0; --v)
-      if (state_.histogram[v] > 0) return {v, state_.histogram[v], state_.sum_squares};
+      if (state_.histogram[v] > 0) return {v, state_.histogram[v], state_.pairs_by_value[v], state_.sum_squares};
     return s;
   }
 
@@ -175,6 +188,7 @@ class Polisher {
     words_ = (entries_.size() + 63) / 64;
     state_.sets.assign(dests_.size() * switches_.size() * words_, 0);
     state_.histogram.assign(dests_.size() + 1, 0);
+    state_.pairs_by_value.assign(dests_.size() + 1, 0);
     local_.assign(entries_.size(), -1);
   }
 
@@ -188,7 +202,7 @@ class Polisher {
       channel_nodes_.resize(count, x);
     }
     state_.dests_on.resize(count);
-    state_.value.assign(count, 0);
+    state_.load.assign(count, {});
     state_.histogram[0] = count;
   }
 
@@ -246,13 +260,13 @@ class Polisher {
       for (int x : switches_)
         if (const int c = channel(x, lft(d, x)); c >= 0) state_.dests_on[c].push_back(static_cast<int>(d));
     }
-    for (int c = 0; c < static_cast<int>(state_.value.size()); ++c)
-      if (!state_.dests_on[c].empty()) set_value(c, contention(c));
+    for (int c = 0; c < static_cast<int>(state_.load.size()); ++c)
+      if (!state_.dests_on[c].empty()) set_load(c, contention(c));
   }
 
   // The matching of channel c: entry switches (their CAs) x destinations,
   // the destinations with the same entry switches on it as one node.
-  long contention(int c) {
+  Load contention(int c) {
     const int x = channel_nodes_[c];
     classes_.clear();
     for (int d : state_.dests_on[c]) {
@@ -265,6 +279,7 @@ class Polisher {
     graph_.left_cap.clear();
     graph_.right_cap.clear();
     graph_.edges.clear();
+    long pairs = 0;
     for (size_t i = 0; i < classes_.size();) {
       size_t j = i + 1;
       while (j < classes_.size() && std::equal(classes_[i], classes_[i] + words_, classes_[j])) ++j;
@@ -279,20 +294,24 @@ class Polisher {
             used_.push_back(e);
           }
           graph_.edges.push_back({local_[e], right, 1});
+          pairs += members_[e] * static_cast<long>(j - i);
         }
       i = j;
     }
     for (int e : used_) local_[e] = -1;
     used_.clear();
     work_ += static_cast<long>(state_.dests_on[c].size() + graph_.edges.size());
-    return graph_.edges.empty() ? 0 : max_matching(graph_, false).value;
+    return {graph_.edges.empty() ? 0 : max_matching(graph_, false).value, pairs};
   }
 
-  void set_value(int c, long v) {
-    --state_.histogram[state_.value[c]];
-    state_.sum_squares += v * v - state_.value[c] * state_.value[c];
-    state_.value[c] = v;
-    ++state_.histogram[v];
+  void set_load(int c, Load now) {
+    const Load was = state_.load[c];
+    --state_.histogram[was.matching];
+    state_.pairs_by_value[was.matching] -= was.pairs;
+    state_.sum_squares += now.matching * now.matching - was.matching * was.matching;
+    state_.load[c] = now;
+    ++state_.histogram[now.matching];
+    state_.pairs_by_value[now.matching] += now.pairs;
   }
 
   // Every move of an entry whose path feeds a channel at the worst case.
@@ -301,8 +320,8 @@ class Polisher {
     std::vector<Move> moves;
     if (worst == 0) return moves;
     std::vector<int> nodes;
-    for (int c = 0; c < static_cast<int>(state_.value.size()); ++c) {
-      if (state_.value[c] != worst) continue;
+    for (int c = 0; c < static_cast<int>(state_.load.size()); ++c) {
+      if (state_.load[c].matching != worst) continue;
       const int y = channel_nodes_[c];
       for (int d : state_.dests_on[c]) {
         const uint64_t* bits = set(d, y);
@@ -424,14 +443,14 @@ class Polisher {
         return false;
       }
     std::vector<int> matched;  // touched channels, each once, in order
-    std::vector<long> saved;
+    std::vector<Load> saved;
     bool worse = false;
     for (int c : touched) {
       if (std::ranges::find(matched, c) != matched.end()) continue;
       matched.push_back(c);
-      saved.push_back(state_.value[c]);
-      set_value(c, contention(c));
-      if (!always && state_.value[c] > before.worst) {
+      saved.push_back(state_.load[c]);
+      set_load(c, contention(c));
+      if (!always && state_.load[c].matching > before.worst) {
         worse = true;
         break;
       }
@@ -440,7 +459,7 @@ class Polisher {
         (dests_[d].sl == 0 || layer_acyclic(fabric_, lfts_, lids_on_sl_[dests_[d].sl])))
       return true;
     undo(d, done);
-    for (size_t i = 0; i < matched.size(); ++i) set_value(matched[i], saved[i]);
+    for (size_t i = 0; i < matched.size(); ++i) set_load(matched[i], saved[i]);
     return false;
   }
 

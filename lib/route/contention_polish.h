@@ -12,12 +12,12 @@
 // compute traffic stays up, then down on SL 0: loop-free and deadlock-free.
 // A move of a layered destination (attached hosts reached by detours,
 // route/detour_layers.h) is kept only while its SL's channel dependency
-// graph stays acyclic. A move is kept when (worst case, channels at it, sum
-// of squares over channels) falls lexicographically; only the channels
-// whose pairs change are matched again. Iterated: from the best tables
-// found, a few random moves at the worst channels, then the climb again,
-// until 12 rounds in a row find nothing better or the work budget is
-// spent. Deterministic: candidates are ordered by node names, then shuffled
+// graph stays acyclic. A move is kept when (worst case, channels at it,
+// pairs those channels carry, sum of squares over channels) falls
+// lexicographically; only the channels whose pairs change are matched
+// again. Iterated: from the best tables found, a few random moves at the
+// worst channels, then the climb again, until 12 rounds in a row find
+// nothing better or the work budget is spent. Deterministic: candidates are ordered by node names, then shuffled
 // by the seed, so the same fabric in another node order gets the same tables.
 #pragma once
 

@@ -8,11 +8,15 @@ cd "$root"
 scripts/setup.sh >/dev/null
 
 status=0
-meson test -C build --print-errorlogs --num-processes 2 || status=1
-
-# Sanitizer build of the library and unit tests.
+# The sanitizer build of the library and unit tests, and the fuzz targets',
+# compile at low priority while the e2e scripts run: those mostly wait on
+# ibsim and OpenSM, and the two builds are most of a cold run's CPU time.
 [ -d build-sanitize ] || meson setup build-sanitize -Db_sanitize=address,undefined -Db_lundef=false >/dev/null
-ninja -C build-sanitize unit_tests >/dev/null
+(nice -n 15 ninja -C build-sanitize unit_tests && nice -n 15 tests/fuzz/run.sh --build-only) \
+  >build-sanitize/background-build.log 2>&1 &
+background_build=$!
+meson test -C build --print-errorlogs --num-processes 2 || status=1
+wait "$background_build" || { tail -30 build-sanitize/background-build.log; status=1; }
 # Two shards at once: the sanitized suite is ~10x slower, and CI has 2 cores.
 sanitized_shard() {
   GTEST_TOTAL_SHARDS=2 GTEST_SHARD_INDEX=$1 UBSAN_OPTIONS=halt_on_error=1 \

@@ -58,7 +58,8 @@ std::vector<Dependency> updown_turns(const Fabric& fabric, const StarRoots& star
 // A place for every channel in which each of updown_turns leads forward:
 // up channels first, from the bottom of the order up, then down channels
 // from the top down (a turn never goes from down to up). Layer 0 starts so,
-// and its million turns on RhinoBased10K cost no search (28 s with none, on this loaded machine).
+// and its million turns on RhinoBased10K cost no search (28 s of search
+// without it, measured under load).
 std::vector<int> updown_places(const Fabric& fabric, const StarRoots& star, const Channels& channels) {
   std::vector<int> switches;
   for (int x = 0; x < fabric.size(); ++x)

@@ -3,7 +3,7 @@
 // down") generalized to any folded Clos the rule of route/updown_reach.h
 // covers: intact, degraded and random.
 //
-// Per destination LID, with target switch T:
+// Per CA LID, with target switch T:
 //  1. The main path climbs from T to the top, at each step through the
 //     parent whose down port toward the path carries the fewest
 //     destinations so far (then whose up ports in carry the fewest). So the
@@ -27,6 +27,9 @@
 //     it: an entry spreading set that no CA's traffic takes counts nothing
 //     (detours count where they are routed). The entries of switches that
 //     neither spreading nor CA traffic reaches take the first allowed port.
+// Switch LIDs come after every CA LID and carry management traffic only:
+// each switch takes the next port the rule allows toward the switch, its
+// scan starting at the switch's place in the order, without loads.
 // Every entry is one the rule allows on a shortest up/down path (up, then
 // down: deadlock-free). Where no up/down path exists, switch LIDs and
 // attached hosts take a shortest detour (route/detour_layers.h gives those

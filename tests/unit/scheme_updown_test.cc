@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <climits>
 #include <map>
 #include <string>
 #include <tuple>
@@ -75,6 +76,33 @@ TEST(UpDown, LeafUpPortsCarryEvenLoads) {
     ASSERT_EQ(up.size(), 4u);
     EXPECT_LE(*std::max_element(up.begin(), up.end()) - *std::min_element(up.begin(), up.end()), 1)
         << fabric.node(leaf).name;
+  }
+}
+
+// Switch LIDs take no loads into account, but still use every up port of a
+// leaf toward the switches of other pods (any up port leads there): each
+// target starts the scan of allowed ports elsewhere.
+TEST(UpDown, SwitchLidsSpreadOverLeafUpPorts) {
+  const Routed routed = route_fabric(*make_updown_scheme(), ft8_3(), 0, /*polish=*/false);
+  ASSERT_TRUE(routed.status.ok());
+  const Fabric& fabric = routed.fabric;
+  const Levels& levels = routed.detection.levels;
+  for (int leaf = 0; leaf < fabric.size(); ++leaf) {
+    if (!fabric.node(leaf).is_switch() || levels.of[leaf] != 1) continue;
+    std::map<int, int> switch_lids_by_port;
+    for (int lid = 1; lid <= routed.lids.max_lid; ++lid)
+      if (const int owner = routed.lids.owner[lid];
+          owner >= 0 && fabric.node(owner).is_switch() && levels.of[owner] < 3 &&
+          common_ancestor_level(fabric, levels, leaf, owner) == 3)
+        ++switch_lids_by_port[routed.routing.lfts.at(leaf, lid)];
+    ASSERT_EQ(switch_lids_by_port.size(), 4u) << fabric.node(leaf).name;  // its 4 up ports, nothing else
+    int fewest = INT_MAX, most = 0;
+    for (const auto& [port, count] : switch_lids_by_port) {
+      EXPECT_EQ(direction(fabric, levels, {leaf, port}), Direction::kUp) << fabric.node(leaf).name;
+      fewest = std::min(fewest, count);
+      most = std::max(most, count);
+    }
+    EXPECT_LE(most, 2 * fewest) << fabric.node(leaf).name;  // 56 targets over 4 ports
   }
 }
 

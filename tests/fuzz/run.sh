@@ -3,7 +3,8 @@
 # each from the ibsim-topos fabrics, from ftclos's own dumps and path-bits
 # files of them and from plugin option strings, runs each for SECONDS (default 60), and reports executions
 # and crashes, also in build-fuzz/summary.txt. Exit 1 when a target crashed;
-# the crashing input is kept in build-fuzz/crashes/<target>/.
+# the crashing input is kept in build-fuzz/crashes/<target>/. Targets run side
+# by side, one per CPU.
 # Usage: tests/fuzz/run.sh [SECONDS | --build-only]
 set -euo pipefail
 seconds=${1:-60}
@@ -49,20 +50,41 @@ printf '\nSwitch 0xf7c1000000000001\nLID    : Out Port(s)\n0xC001 : 0x001  0x002
   >"$corpus/mcfdbs/leaf-and-spine"
 printf 'scheme=osrm,lmc_shortfall=refuse\tunreachable=allow' >"$corpus/engine_options/all"
 
-status=0
-: >$build/summary.txt
-for target in "${targets[@]}"; do
-  mkdir -p $build/crashes/$target
-  log=$build/$target.log
-  if $build/${target}_fuzz "$corpus/$target" -dict=tests/fuzz/$target.dict -max_total_time="$seconds" -max_len=65536 -timeout=10 \
-      -artifact_prefix=$build/crashes/$target/ -print_final_stats=1 >"$log" 2>&1; then
+# fuzz TARGET: runs one target for $seconds; its summary line goes to
+# $build/TARGET.result, the crash's first lines after it.
+fuzz() {
+  local target=$1 log=$build/$1.log result runs
+  mkdir -p "$build/crashes/$target"
+  if "$build/${target}_fuzz" "$corpus/$target" -dict="tests/fuzz/$target.dict" -max_total_time="$seconds" -max_len=65536 -timeout=10 \
+      -artifact_prefix="$build/crashes/$target/" -print_final_stats=1 >"$log" 2>&1; then
     result=ok
   else
     result=CRASH
-    status=1
-    grep -m5 -E "ERROR|SUMMARY|runtime error|Test unit written" "$log" || true
   fi
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
-  echo "fuzz $target: ${runs:-0} executions in ${seconds} s, $result" | tee -a $build/summary.txt
+  echo "fuzz $target: ${runs:-0} executions in ${seconds} s, $result" >"$build/$target.result"
+  [ $result = ok ] || grep -m5 -E "ERROR|SUMMARY|runtime error|Test unit written" "$log" >>"$build/$target.result" || true
+}
+
+# As many targets at once as there are CPUs: each fuzzes on one.
+cpus=$(nproc)
+running=0
+rm -f "$build"/*.result
+for target in "${targets[@]}"; do
+  if ((running >= cpus)); then
+    wait -n
+    running=$((running - 1))
+  fi
+  fuzz "$target" &
+  running=$((running + 1))
+done
+wait
+
+status=0
+: >$build/summary.txt
+for target in "${targets[@]}"; do
+  head -1 "$build/$target.result" | tee -a $build/summary.txt
+  tail -n +2 "$build/$target.result"
+  grep -q ", ok$" "$build/$target.result" || status=1
 done
 exit $status

@@ -98,10 +98,7 @@ for entry in "${fabrics[@]}"; do
     "$FTCLOS" gen $spec -o "$net" 2>/dev/null
   fi
   ca=$(first_ca "$net")
-  # ibsim's default limits (256 switches, 2048 nodes) are below RhinoBased10K's.
-  read -r nodes switches ports < <(awk '/^(Switch|Ca|Hca)[ \t]/ { n++; p += $2 + 1; if ($1 == "Switch") s++ }
-    END { print n, s, p }' "$net")
-  limits=(-N $((nodes + 16)) -S $((switches + 16)) -P $((ports + 64)))
+  read -r -a limits < <(ibsim_limits "$net")
   offline "$name" "$net"
 
   for engine in "${engines[@]}"; do

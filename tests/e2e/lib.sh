@@ -43,6 +43,14 @@ wait_ibsim_ready() {
   return 1
 }
 
+# ibsim_limits NET: ibsim's table sizes for a net file, as its arguments on
+# one line (its defaults, 256 switches and 2,048 nodes, are below
+# RhinoBased10K's).
+ibsim_limits() {
+  awk '/^(Switch|Ca|Hca)[ \t]/ { n++; p += $2 + 1; if ($1 == "Switch") s++ }
+    END { print "-N", n + 16, "-S", s + 16, "-P", p + 64 }' "$1"
+}
+
 # sim_run SOCKNAME NODE CMD...: a diag (or opensm) attached to ibsim node NODE.
 sim_run() {
   local sock=$1 node=$2

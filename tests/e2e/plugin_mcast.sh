@@ -18,6 +18,8 @@
 #      looping (exit 1); and stock OpenSM's own tree for the same
 #      joins (no plugin; its trees' ports do not depend on LIDs) audited with
 #      the plugin's LFTs: its credit loops are printed for comparison.
+# With FTCLOS_E2E_RHINO10K=1 (not in CI: ~25 minutes) ibutils'
+# RhinoBased10K runs too, with one CA in 100 joining.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=tests/e2e/plugin_lib.sh
@@ -52,6 +54,12 @@ cases=(
   "$work/hypercube-4.net|auto"
   "$work/dragonfly-5x3.net|auto"
 )
+if [ -n "${FTCLOS_E2E_RHINO10K:-}" ]; then
+  xz -dc "$root/ibsim-topos/ibutils/RhinoBased10K.topo.xz" >"$work/rhino-10k.topo"
+  "$FTCLOS" import-topo "$work/rhino-10k.topo" --ibnl-dir "$root/ibsim-topos/ibutils/ibnl" -o "$work/rhino-10k.net" 2>/dev/null
+  cases+=("$work/rhino-10k.net|auto")
+  export IBSIM_READY_SECONDS=900
+fi
 
 # cas NET: the names of the CAs of a net file whose port 1 is cabled.
 cas() {
@@ -78,9 +86,10 @@ start_osm() {
   } >"$dir/opensm.conf"
   (cd "$dir" && export IBSIM_SOCKNAME=$sock SIM_HOST=$host LD_PRELOAD=$UMAD2SIM \
     LD_LIBRARY_PATH=$FTCLOS_PLUGIN_DIR OSM_CACHE_DIR=$dir OSM_TMP_DIR=$dir &&
-    exec timeout 600 opensm -F "$dir/opensm.conf" -f "$dir/osm.log") >"$dir/opensm.out" 2>&1 &
+    exec timeout 3600 opensm -F "$dir/opensm.conf" -f "$dir/osm.log") >"$dir/opensm.out" 2>&1 &
   OSM_PID=$!
-  for _ in $(seq 1 600); do
+  # A sweep of RhinoBased10K takes minutes; OpenSM's exit ends the wait earlier.
+  for _ in $(seq 1 9000); do
     grep -aq "SUBNET UP" "$dir/osm.log" 2>/dev/null && return 0
     kill -0 "$OSM_PID" 2>/dev/null || break
     sleep 0.2
@@ -89,21 +98,24 @@ start_osm() {
   return 1
 }
 
-# join_groups DIR SOCK NET: every second CA joins group 1, every fifth group 2
-# (so some join both); waits until opensm.mcfdbs holds both MLIDs (OpenSM
-# keeps 0xC000 for IPoIB's broadcast group, which nobody joins here).
+# join_groups DIR SOCK NET: of the CAs (one in `stride`, so that a large
+# fabric has about 100 candidates), every second joins group 1, every fifth
+# group 2 (so some join both); waits until opensm.mcfdbs holds both MLIDs
+# (OpenSM keeps 0xC000 for IPoIB's broadcast group, which nobody joins here).
 join_groups() {
-  local dir=$1 sock=$2 net=$3 i=0 ca
+  local dir=$1 sock=$2 net=$3 i=0 j ca stride
   : >"$dir/joins"
+  stride=$(( $(cas "$net" | wc -l) / 100 + 1 ))
   while read -r ca; do
-    if ((i % 2 == 0)); then sim_run "$sock" "$ca" timeout 30 "$JOIN" 1 >>"$dir/joins" 2>&1 || return 1; fi
-    if ((i % 5 == 1)); then sim_run "$sock" "$ca" timeout 30 "$JOIN" 2 >>"$dir/joins" 2>&1 || return 1; fi
+    j=$((i / stride))
+    if ((i % stride == 0 && j % 2 == 0)); then sim_run "$sock" "$ca" timeout 60 "$JOIN" 1 >>"$dir/joins" 2>&1 || return 1; fi
+    if ((i % stride == 0 && j % 5 == 1)); then sim_run "$sock" "$ca" timeout 60 "$JOIN" 2 >>"$dir/joins" 2>&1 || return 1; fi
     i=$((i + 1))
   done < <(cas "$net")
   local mlids
   mlids=$(grep -o "MLID 0x[0-9A-F]*" "$dir/joins" | sort -u | cut -d' ' -f2)
   [ "$(echo "$mlids" | wc -l)" = 2 ] || { echo "the joins gave MLIDs $mlids"; return 1; }
-  for _ in $(seq 1 300); do
+  for _ in $(seq 1 3000); do
     if grep -q "^$(echo "$mlids" | head -1) " "$dir/opensm.mcfdbs" 2>/dev/null &&
       grep -q "^$(echo "$mlids" | tail -1) " "$dir/opensm.mcfdbs"; then
       return 0
@@ -116,7 +128,8 @@ join_groups() {
 
 # mfts_of_ibroute FILE: `ibroute -M` / dump_mfts output (one block per
 # switch) as "SWITCH-GUID MLID PORT..." lines, sorted. Its rows mark a port
-# with an x under the port's number in the "Ports:" header.
+# with an x under the port's number in the "Ports:" header, which shows the
+# last digit of each (0 1 ... 9 0 1 ...; the tens are on the line above).
 mfts_of_ibroute() {
   python3 - "$@" <<'PY'
 import re, sys
@@ -126,7 +139,7 @@ for text in re.split(r"(?m)^(?=Multicast mlids)", open(sys.argv[1]).read()):
     header = re.search(r"^( *Ports:)(.*)$", text, re.M)
     if not guid or not header:
         continue
-    column = {len(header[1]) + m.end() - 1: int(m[0]) for m in re.finditer(r"\d+", header[2])}
+    column = {len(header[1]) + m.start(): port for port, m in enumerate(re.finditer(r"\d", header[2]))}
     for line in text.splitlines():
         m = re.match(r"0x[0-9a-fA-F]+", line)
         if not m or int(m[0], 16) < 0xC000:
@@ -154,10 +167,11 @@ PY
 
 # run_case NET SCHEME DIR
 run_case() {
-  local net=$1 scheme=$2 dir=$3 sock host out stock
+  local net=$1 scheme=$2 dir=$3 sock host out stock limits
   sock=ftclos-mcast-$$-$(basename "$dir")
   host=$(first_ca "$net")
-  start_ibsim "$sock" "$net" "$dir/ibsim.log" || return 1
+  read -r -a limits < <(ibsim_limits "$net")
+  start_ibsim "$sock" "$net" "$dir/ibsim.log" "${limits[@]}" || return 1
   start_osm "$dir" "$sock" "$host" yes "$scheme" || return 1
   grep -q "ftclos tables configured on all switches" "$dir/osm.log" ||
     { echo "the ftclos engine did not route: $(grep -E 'ftclos ERR' "$dir/osm.log" | head -2)"; return 1; }
@@ -167,13 +181,13 @@ run_case() {
     echo "ftclos errors: $(grep "ftclos ERR" "$dir/osm.log" | head -2)"
     return 1
   fi
-  sim_run "$sock" "$host" timeout 60 ibnetdiscover >"$dir/disc.net" 2>"$dir/disc.err" ||
+  sim_run "$sock" "$host" timeout 900 ibnetdiscover >"$dir/disc.net" 2>"$dir/disc.err" ||
     { echo "ibnetdiscover failed: $(tail -2 "$dir/disc.err")"; return 1; }
-  sim_run "$sock" "$host" timeout 60 dump_lfts >"$dir/lfts.txt" 2>"$dir/dump_lfts.err" ||
+  sim_run "$sock" "$host" timeout 900 dump_lfts >"$dir/lfts.txt" 2>"$dir/dump_lfts.err" ||
     { echo "dump_lfts failed: $(tail -2 "$dir/dump_lfts.err")"; return 1; }
   # Every switch's MFT read back (by directed route: a switch LID may have no
   # unicast path from the host on a degraded fabric) equals OpenSM's dump.
-  sim_run "$sock" "$host" timeout 60 dump_mfts >"$dir/mfts.txt" 2>"$dir/dump_mfts.err" ||
+  sim_run "$sock" "$host" timeout 900 dump_mfts >"$dir/mfts.txt" 2>"$dir/dump_mfts.err" ||
     { echo "dump_mfts failed: $(tail -2 "$dir/dump_mfts.err")"; return 1; }
   mfts_of_ibroute "$dir/mfts.txt" >"$dir/mft.read"
   mfts_of_dump "$dir/opensm.mcfdbs" >"$dir/mft.dump"
@@ -235,7 +249,7 @@ PY
   stop_ibsim "${IBSIM_PIDS[-1]}"
   stock=$dir/stock
   mkdir -p "$stock"
-  start_ibsim "$sock-stock" "$net" "$stock/ibsim.log" || return 1
+  start_ibsim "$sock-stock" "$net" "$stock/ibsim.log" "${limits[@]}" || return 1
   start_osm "$stock" "$sock-stock" "$host" no "$scheme" || return 1
   join_groups "$stock" "$sock-stock" "$net" || return 1
   sleep 1

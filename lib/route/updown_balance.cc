@@ -49,7 +49,7 @@ struct Adjacency {
 class Balancer {
  public:
   Balancer(const RoutingInput& input, const UpDownReach& reach, Lfts& lfts);
-  // Routes `dests`, all with the exit target of switch index t.
+  // Routes CA LIDs `dests`, all with the exit target of switch index t.
   void route_target(int t, std::span<const Dest> dests);
   // Routes the LIDs of switch t itself (management traffic only).
   void route_switch_lids(int t, std::span<const Dest> dests);
@@ -86,7 +86,7 @@ class Balancer {
   int gain(int a) const;
   int new_load(int a) const;
   void need(int i);
-  void route_needed(uint8_t* entries, bool count_detours);
+  void route_needed(uint8_t* entries);
   void count_carried(int t, const uint8_t* entries);
 
   const UpDownReach& reach_;
@@ -452,7 +452,7 @@ void Balancer::need(int i) {
 // their least-loaded allowed port: below T's ancestors bottom-up (a switch
 // learns it carries traffic from the children that chose it), then T's
 // ancestors top-down; then detours, counted for attached hosts only.
-void Balancer::route_needed(uint8_t* entries, bool count_detours) {
+void Balancer::route_needed(uint8_t* entries) {
   for (int i : ca_below_) {
     open_[i] = 0;
     if (on_path_[i] != stamp_) need(i);
@@ -475,11 +475,10 @@ void Balancer::route_needed(uint8_t* entries, bool count_detours) {
   // them or not: their loads then spread over the leaves' up ports (with
   // only the carried ones counted, a PGFT with storage hosts on its top
   // switches: worst case 6 -> 7).
-  if (count_detours)
-    for (int i : detouring_) {
-      route(i);
-      if (entries[i] != kNoPath) add_load(i, entries[i]);
-    }
+  for (int i : detouring_) {
+    route(i);
+    if (entries[i] != kNoPath) add_load(i, entries[i]);
+  }
 }
 
 // Loads count the destinations a port carries CA traffic for: from every
@@ -518,7 +517,7 @@ void Balancer::route_target(int t, std::span<const Dest> dests) {
     for (auto& list : needed_by_level_) list.clear();
     climb_main_path(t, entries);
     spread(entries);
-    route_needed(entries, dest.port != 0);  // switch LIDs carry management traffic only
+    route_needed(entries);
     count_carried(t, entries);
   }
 }

@@ -18,7 +18,7 @@
 #      looping (exit 1); and stock OpenSM's own tree for the same
 #      joins (no plugin; its trees' ports do not depend on LIDs) audited with
 #      the plugin's LFTs: its credit loops are printed for comparison.
-# With FTCLOS_E2E_RHINO10K=1 (not in CI: ~25 minutes) ibutils'
+# With FTCLOS_E2E_RHINO10K=1 (not in CI: ~12 minutes) ibutils'
 # RhinoBased10K runs too, with one CA in 100 joining.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)

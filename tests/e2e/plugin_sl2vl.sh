@@ -21,7 +21,7 @@
 #   6. the same audit with every SL2VL entry 0 (what a subnet without the
 #      plugin's tables would run: one VL): MiKANT with detours then has
 #      credit loops, so step 5 holds because of the tables, not by accident.
-# With FTCLOS_E2E_RHINO10K=1 (not in CI: ~20 minutes) ibutils'
+# With FTCLOS_E2E_RHINO10K=1 (not in CI: ~11 minutes) ibutils'
 # RhinoBased10K runs too. A fabric of more than LARGE CAs is read back in
 # samples (one process per query: all of them would take hours): SAMPLE
 # switch ports' SL2VL by smpquery must equal OpenSM's opensm-sl2vl.dump,

@@ -71,6 +71,9 @@ struct AuditInput {
   // Multicast groups whose channel dependencies (each on its group's SL)
   // join the unicast ones in the credit-loop count; nullptr = none.
   const std::vector<McastForwarding>* mcast = nullptr;
+  // Whether check_correctness counts non-minimal routes (a BFS per leaf; the
+  // plugin, which only needs delivery and credit loops, turns it off).
+  bool count_non_minimal = true;
 };
 
 /// A directed switch-to-switch channel: the egress port of the sending switch.

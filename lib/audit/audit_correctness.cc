@@ -8,7 +8,8 @@
 // (through switches) is not examined: it counts in `disconnected` instead. A delivered route may also count as an
 // up/down violation (checked only when every switch cable joins adjacent
 // levels: a folded Clos) and as non-minimal (more links than the shortest
-// path in the cabling, by BFS from the switches cabled to the destination).
+// path in the cabling, by BFS from the switches cabled to the destination;
+// only with AuditInput::count_non_minimal).
 //
 // Credit loops: the channel dependency graph of the routes sources actually
 // take, over (channel, VL) nodes: a channel is a switch egress port that
@@ -211,7 +212,7 @@ class Auditor {
         engine_(in.fabric, in.levels, in.lids, columns), graph_(graph), used_(in.fabric.size(), false) {}
 
   void audit_destination(int d) {
-    distances_to(d);
+    if (in_.count_non_minimal) distances_to(d);
     const int d_entry = entry_switch(in_.fabric, d);
     for (size_t k = 0; k < senders_.offsets.size(); ++k) {
       const int offset = senders_.offsets[k];
@@ -346,7 +347,8 @@ class Auditor {
     }
     if (folded_ && !step.up_down) count(kUpDown, counts_.updown_violations, 0);
     // Both paths start with the source's cable; the rest is the entry switch's hops or its distance to d.
-    if (distance_[entry] >= 0 && step.hops > distance_[entry]) count(kNonMinimal, counts_.non_minimal, distance_[entry] + 1);
+    if (in_.count_non_minimal && distance_[entry] >= 0 && step.hops > distance_[entry])
+      count(kNonMinimal, counts_.non_minimal, distance_[entry] + 1);
   }
 
   // Links from every switch to CA d through switches (-1: none), by BFS

@@ -246,6 +246,18 @@ TEST(AuditCorrectness, FindsACreditLoopOnOneVl) {
   EXPECT_EQ(c.updown_violations, 6);
 }
 
+// The plugin's check leaves path lengths out; everything else counts alike.
+TEST(AuditCorrectness, NonMinimalCountsOnlyWhenAsked) {
+  Ring t;
+  AuditInput input = t.input();
+  input.count_non_minimal = false;
+  const Correctness c = check_correctness(input);
+  EXPECT_EQ(c.non_minimal, 0);
+  EXPECT_FALSE(mentions(c.examples, "the shortest path has")) << ::testing::PrintToString(c.examples);
+  EXPECT_EQ(c.credit_loops, 1);
+  EXPECT_EQ(c.updown_violations, 6);
+}
+
 TEST(AuditCorrectness, SplittingDestinationsOverTwoVlsBreaksTheCreditLoop) {
   Ring t;
   t.dest_sl.assign(t.lids.max_lid + 1, 0);

@@ -140,6 +140,7 @@ class Balancer {
   std::vector<int> users_;            // spread_from: children that chose it; -1 off the frontier
   std::vector<int> cables_in_;        // spread_from: cables from the frontier into it; 0 once settled
   std::vector<uint8_t> only_cable_;   // spread_from: its port of the first such cable
+  std::vector<int> only_parent_;      // spread_from: the switch that cable leads to
   std::vector<int> peer_of_;          // by port as load_: the switch index it leads to, -1 none
   std::vector<int> main_;             // the main path, from T up
   std::vector<int> frontier_, next_;  // spread_from, one level at a time
@@ -198,6 +199,7 @@ Balancer::Balancer(const RoutingInput& input, const UpDownReach& reach, Lfts& lf
   open_.assign(n, 0);
   cables_in_.assign(n, 0);
   only_cable_.assign(n, 0);
+  only_parent_.assign(n, -1);
   peer_of_.assign(ports, -1);
   for (int i = 0; i < n; ++i)
     for (const Edge& edge : any_.of(i)) peer_of_[port_base_[i] + edge.port] = edge.peer;
@@ -344,6 +346,7 @@ bool Balancer::spread_from(int a, uint8_t* entries) {
           on_path_[child] = stamp_;
           cables_in_[child] = 1;
           only_cable_[child] = edge.peer_port;
+          only_parent_[child] = parent;
           next_.push_back(child);
         } else if (cables_in_[child] > 0) {
           ++cables_in_[child];
@@ -358,6 +361,7 @@ bool Balancer::spread_from(int a, uint8_t* entries) {
     // tree), that one.
     for (int child : next_) {
       uint8_t port = only_cable_[child];
+      int parent = only_parent_[child];
       if (cables_in_[child] > 1) {
         const Edge* best = nullptr;
         auto key = [&](const Edge& e) {
@@ -368,9 +372,10 @@ bool Balancer::spread_from(int a, uint8_t* entries) {
               (best == nullptr || key(edge) < key(*best)))
             best = &edge;
         port = best->port;
+        parent = best->peer;
       }
       cables_in_[child] = 0;  // settled: later frontiers pass it by
-      ++users_[peer_of_[port_base_[child] + port]];
+      ++users_[parent];
       entries[child] = port;
       uncovered_ -= has_ca_[child];
       open_[child] = 0;

@@ -136,7 +136,7 @@ class Balancer {
   std::vector<int> on_path_;  // == stamp_: routed by spreading (or T)
   std::vector<int> needed_;   // == stamp_: carries CA traffic, routed least-loaded
   std::vector<int> counted_;  // == stamp_: its entry's load counted
-  std::vector<uint8_t> open_;         // 1: in ca_below_, and no spreading reached it yet
+  std::vector<uint8_t> open_;         // 1: in ca_below_, and no spreading reached it yet (spread's second part)
   std::vector<int> users_;            // spread_from: children that chose it; -1 off the frontier
   std::vector<int> cables_in_;        // spread_from: cables from the frontier into it; 0 once settled
   std::vector<uint8_t> only_cable_;   // spread_from: its port of the first such cable
@@ -392,8 +392,9 @@ bool Balancer::spread_from(int a, uint8_t* entries) {
 // every switch with CAs has a route.
 void Balancer::spread(uint8_t* entries) {
   uncovered_ = static_cast<int>(ca_below_.size());
-  for (int i : ca_below_) open_[i] = 1;
   for (auto it = main_.rbegin(); it != main_.rend(); ++it) spread_from(*it, entries);
+  if (uncovered_ == 0) return;  // as on an intact tree: open_ is not needed
+  for (int i : ca_below_) open_[i] = on_path_[i] != stamp_;
   for (size_t k = 0; k < ancestors_.size() && uncovered_ > 0;) {
     size_t end = k;
     while (end < ancestors_.size() && level_[ancestors_[end]] == level_[ancestors_[k]]) ++end;
@@ -419,6 +420,7 @@ void Balancer::spread(uint8_t* entries) {
     }
     k = end;
   }
+  for (int i : ca_below_) open_[i] = 0;
 }
 
 // Switches with CAs and no route yet that spreading from `a` would reach
@@ -461,10 +463,8 @@ void Balancer::need(int i) {
 // learns it carries traffic from the children that chose it), then T's
 // ancestors top-down; then detours, counted for attached hosts only.
 void Balancer::route_needed(uint8_t* entries) {
-  for (int i : ca_below_) {
-    open_[i] = 0;
+  for (int i : ca_below_)
     if (on_path_[i] != stamp_) need(i);
-  }
   for (int i : ca_above_) need(i);
   auto route = [&](int i) {
     const std::span<const Edge> edges = allowed(i);

@@ -301,8 +301,11 @@ uint8_t Balancer::allowed_from(int i, size_t start, bool may_detour) const {
   };
   if (turn_[i] == level_[i]) return scan(down_.of(i), [&](const Edge& e) { return turn_[e.peer] == level_[i] - 1; });
   if (turn_[i] >= 0) return scan(up_.of(i), [&](const Edge& e) { return turn_[e.peer] == turn_[i]; });
-  if (!may_detour) return kNoPath;
-  return scan(any_.of(i), [&](const Edge& e) { return allows(i, e); });
+  // A detour: one hop closer over any cable (allows(), its hops read once).
+  if (!may_detour || hops_.empty()) return kNoPath;
+  const int here = hops_[reach_index_[i]];
+  if (here <= 0) return kNoPath;
+  return scan(any_.of(i), [&](const Edge& e) { return hops_[reach_index_[e.peer]] == here - 1; });
 }
 
 // Step 1: from T to the top through the parent whose down port toward the
@@ -463,8 +466,9 @@ void Balancer::need(int i) {
 // learns it carries traffic from the children that chose it), then T's
 // ancestors top-down; then detours, counted for attached hosts only.
 void Balancer::route_needed(uint8_t* entries) {
-  for (int i : ca_below_)
-    if (on_path_[i] != stamp_) need(i);
+  if (uncovered_ > 0)  // else spreading reached every one
+    for (int i : ca_below_)
+      if (on_path_[i] != stamp_) need(i);
   for (int i : ca_above_) need(i);
   auto route = [&](int i) {
     const std::span<const Edge> edges = allowed(i);

@@ -239,7 +239,7 @@ std::span<const Edge> Balancer::allowed(int i) {
   return {slot, static_cast<size_t>(allowed_count_[i])};
 }
 
-// turn_ and hops_ toward target t.
+// turn_ and hops_ toward target t; allowed() works its lists out anew.
 void Balancer::set_turns(int t) {
   ++target_stamp_;
   hops_ = reach_.detour_hops_of(sw_[t]);

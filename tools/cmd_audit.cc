@@ -227,7 +227,8 @@ void add_audit(CLI::App& app) {
                   "SL of every (source, destination) pair, as `ftclos route --sl` writes it: credit loops are "
                   "checked per VL (default: a scheme's own SLs, else SL 0)");
   sub->add_option("--sl2vl", options->sl2vl_file,
-                  "SL-to-VL tables of the switches as `smpquery sl2vl LID PORT` prints them (default: VL = SL)");
+                  "SL-to-VL tables of the switches as `smpquery sl2vl LID PORT` prints them, or OpenSM's "
+                  "opensm-sl2vl.dump (default: VL = SL)");
   sub->add_option("--mcfdbs", options->mcfdbs_file,
                   "OpenSM's opensm.mcfdbs: check that every multicast member reaches every other, and count credit "
                   "loops of unicast and multicast together");

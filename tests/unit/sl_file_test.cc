@@ -188,7 +188,8 @@ TEST(Sl2VlFile, ReadsSmpqueryOutputPerPortPair) {
     return read.ok() ? std::string("accepted") : read.status().message();
   };
   const std::string head = fmt::format("# SL2VL table: Lid {}\n", r.lids.base[sw]);
-  EXPECT_EQ(error("ports: in  0, out  4: | 0|\n"), "sl2vl:1: a table row before any \"# SL2VL table: Lid LID\" header");
+  EXPECT_EQ(error("ports: in  0, out  4: | 0|\n"), "sl2vl:1: a table row before any table's header");
+  EXPECT_EQ(error("0 4 : 0 1 2 3 4 5 6 7 0 1 2 3 4 5 6 7\n"), "sl2vl:1: a table row before any table's header");
   EXPECT_EQ(error(head + "ports: in  0, out  4: | 0| 1|\n"), "sl2vl:2: expected 16 VLs, each after a '|'");
   EXPECT_EQ(error(head + "ports: in  0, out  4: | 0|16| 2| 3| 4| 5| 6| 7| 0| 1| 2| 3| 4| 5| 6| 7|\n"),
             "sl2vl:2: SL 1: expected a VL 0..15");
@@ -197,7 +198,52 @@ TEST(Sl2VlFile, ReadsSmpqueryOutputPerPortPair) {
   EXPECT_EQ(error(fmt::format("# SL2VL table: Lid {}\n", r.lids.max_lid + 1)),
             fmt::format("sl2vl:1: LID {} is no node's in the tables", r.lids.max_lid + 1));
   EXPECT_EQ(error(head + "in 0\n"),
-            "sl2vl:2: expected \"# SL2VL table: Lid LID\" or \"ports: in I, out O: | VL|...\"");
+            "sl2vl:2: expected \"# SL2VL table: Lid LID\" or \"ports: in I, out O: | VL|...\" (smpquery), or "
+            "\"Switch GUID, base LID LID, ...\" or \"IN OUT : VL...\" (opensm-sl2vl.dump)");
+}
+
+// OpenSM's opensm-sl2vl.dump (3.3.23, with the plugin's SL k -> VL k) of the
+// same switch reads as the same tables as smpquery's output.
+TEST(Sl2VlFile, ReadsOpenSmsDumpAsSmpqueryOutput) {
+  const Routed r = mikant_3_3();
+  int sw = -1;
+  for (int i = 0; i < r.fabric.size() && sw < 0; ++i)
+    if (r.fabric.node(i).is_switch()) sw = i;
+  const int ca = cas_of(r)[0];
+  const std::string dump = fmt::format(
+      "Switch 0xf7c1000000000001, base LID {0}, \"sw\"\n"
+      "#in out : 0  1  2  3  4  5  6  7  8  9  10 11 12 13 14 15\n"
+      "#--------------------------------------------------------\n"
+      "0   4   : 0  1  2  3  4  5  6  7  0  1  2  3  4  5  6  7 \n"
+      "1   4   : 0  1  2  3  4  5  6  7  0  1  2  3  4  5  6  7 \n"
+      "5   4   : 0  0  2  3  4  5  6  7  0  1  2  3  4  5  6  15\n"
+      "\nChannel Adapter 0xf7c1100000000101, base LID {1}, \"ca\"\n"
+      "0   0   : 0  1  2  3  4  5  6  7  0  1  2  3  4  5  6  7 \n",
+      r.lids.base[sw], r.lids.base[ca]);
+  const Result<Sl2VlTables> from_dump = parse_sl2vl_file(r.fabric, r.lids, TextFile{"opensm-sl2vl.dump", dump});
+  const Result<Sl2VlTables> from_smpquery =
+      parse_sl2vl_file(r.fabric, r.lids, TextFile{"sl2vl", fmt::format(kSmpquery, r.lids.base[sw], r.lids.base[ca])});
+  ASSERT_TRUE(from_dump.ok()) << from_dump.status().message();
+  ASSERT_TRUE(from_smpquery.ok());
+  for (int in = 0; in <= r.fabric.node(sw).num_ports; ++in) {
+    const Sl2VlTables::Row* want = from_smpquery->find(sw, in, 4);
+    const Sl2VlTables::Row* got = from_dump->find(sw, in, 4);
+    ASSERT_EQ(want == nullptr, got == nullptr) << "in port " << in;
+    if (want != nullptr) {
+      EXPECT_EQ(*got, *want) << "in port " << in;
+    }
+  }
+  EXPECT_EQ(from_dump->find(ca, 0, 0), nullptr);
+
+  auto error = [&](const std::string& bad) {
+    const Result<Sl2VlTables> read = parse_sl2vl_file(r.fabric, r.lids, TextFile{"d", bad});
+    return read.ok() ? std::string("accepted") : read.status().message();
+  };
+  const std::string head = fmt::format("Switch 0x1, base LID {}, \"sw\"\n", r.lids.base[sw]);
+  EXPECT_EQ(error(head + "0 4 : 0 1 2\n"), "d:2: expected 16 VLs");
+  EXPECT_EQ(error(head + "0 4 : 0 1 2 3 4 5 6 7 0 1 2 3 4 5 6 16\n"), "d:2: SL 15: expected a VL 0..15");
+  EXPECT_EQ(error(head + "0 4 : 0 1 2 3 4 5 6 7 0 1 2 3 4 5 6 7 8\n"), "d:2: expected 16 VLs, then the end of the line");
+  EXPECT_EQ(error("Switch 0x1, base LID x, \"sw\"\n").substr(0, 13), "d:1: expected");
 }
 
 TEST(Sl2VlFile, AllZeroTablesPutMikantsLayersOnOneVl) {

@@ -15,7 +15,7 @@ if [ ! -d $build ]; then
   CC=clang CXX=clang++ meson setup $build -Dfuzz=true -Dtests=false -Db_sanitize=address,undefined -Db_lundef=false \
     -Dbuildtype=debugoptimized >/dev/null
 fi
-targets=(netfile lft path_bits engine_options mcfdbs)
+targets=(netfile lft path_bits engine_options mcfdbs sl2vl)
 if ! ninja -C $build "${targets[@]/%/_fuzz}" >$build/build.log 2>&1; then
   echo "fuzz: the targets do not build with clang:"
   grep -E "error|FAILED" $build/build.log | head -20
@@ -26,7 +26,7 @@ fi
 # Seeds: real inputs of each kind, made by the regular build's ftclos.
 [ -x build/ftclos ] || ninja -C build ftclos >/dev/null
 corpus=$build/corpus
-rm -rf "$corpus" && mkdir -p "$corpus"/{netfile,lft,path_bits,engine_options,mcfdbs} $build/crashes
+rm -rf "$corpus" && mkdir -p "$corpus"/{netfile,lft,path_bits,engine_options,mcfdbs,sl2vl} $build/crashes
 cp ibsim-topos/*.net "$corpus/netfile/"
 build/ftclos gen ftree --ports 4 --levels 2 -o $build/ft-4-2.net 2>/dev/null
 for lmc in 0 1 2; do
@@ -49,6 +49,13 @@ printf 'scheme=auto pathbits_file=ftclos-pathbits' >"$corpus/engine_options/defa
 printf '\nSwitch 0xf7c1000000000001\nLID    : Out Port(s)\n0xC001 : 0x001  0x002  0x003 \n\nSwitch 0xf7c1000000000005\nLID    : Out Port(s)\n0xC001 : 0x001 \n' \
   >"$corpus/mcfdbs/leaf-and-spine"
 printf 'scheme=osrm,lmc_shortfall=refuse\tunreachable=allow' >"$corpus/engine_options/all"
+# Both SL2VL formats, on LIDs 1-3 of FT(4,2) (switches and CAs: the fuzzer finds the rest).
+for lid in 1 2 3; do
+  printf '# SL2VL table: Lid %d\n#                 SL: | 0| 1| 2| 3| 4| 5| 6| 7| 8| 9|10|11|12|13|14|15|\nports: in  0, out  1: | 0| 1| 2| 3| 4| 5| 6| 7| 0| 1| 2| 3| 4| 5| 6| 7|\nports: in  2, out  1: | 0| 0| 0| 0| 0| 0| 0| 0| 0| 0| 0| 0| 0| 0| 0|15|\n' \
+    "$lid" >"$corpus/sl2vl/smpquery-$lid"
+  printf 'Switch 0xf7c1000000000001, base LID %d, "L1-0"\n#in out : 0  1  2  3  4  5  6  7  8  9  10 11 12 13 14 15\n0   1   : 0  1  2  3  4  5  6  7  0  1  2  3  4  5  6  7 \n2   1   : 0  1  2  3  4  5  6  7  0  1  2  3  4  5  6  7 \n' \
+    "$lid" >"$corpus/sl2vl/dump-$lid"
+done
 
 # fuzz TARGET: runs one target for $seconds; its summary line goes to
 # $build/TARGET.result, the crash's first lines after it.

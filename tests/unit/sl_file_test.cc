@@ -34,6 +34,12 @@ std::vector<int> cas_of(const Routed& r) {
   return out;
 }
 
+int first_switch(const Fabric& fabric) {
+  for (int i = 0; i < fabric.size(); ++i)
+    if (fabric.node(i).is_switch()) return i;
+  return -1;
+}
+
 Routed mikant_3_3() { return route_fabric(*make_scheme("mikant").value(), generated(generate_mikant(3, 3)), 0); }
 
 // MiKANT(3,3) with detours (mikant_cuts.h): one SL is not enough there.
@@ -169,9 +175,7 @@ ports: in  0, out  0: | 0| 1| 2| 3| 4| 5| 6| 7| 0| 1| 2| 3| 4| 5| 6| 7|
 
 TEST(Sl2VlFile, ReadsSmpqueryOutputPerPortPair) {
   const Routed r = mikant_3_3();
-  int sw = -1;
-  for (int i = 0; i < r.fabric.size() && sw < 0; ++i)
-    if (r.fabric.node(i).is_switch()) sw = i;
+  const int sw = first_switch(r.fabric);
   const int ca = cas_of(r)[0];
   const std::string text = fmt::format(kSmpquery, r.lids.base[sw], r.lids.base[ca]);
   const Result<Sl2VlTables> tables = parse_sl2vl_file(r.fabric, r.lids, TextFile{"sl2vl", text});
@@ -206,9 +210,7 @@ TEST(Sl2VlFile, ReadsSmpqueryOutputPerPortPair) {
 // same switch reads as the same tables as smpquery's output.
 TEST(Sl2VlFile, ReadsOpenSmsDumpAsSmpqueryOutput) {
   const Routed r = mikant_3_3();
-  int sw = -1;
-  for (int i = 0; i < r.fabric.size() && sw < 0; ++i)
-    if (r.fabric.node(i).is_switch()) sw = i;
+  const int sw = first_switch(r.fabric);
   const int ca = cas_of(r)[0];
   const std::string dump = fmt::format(
       "Switch 0xf7c1000000000001, base LID {0}, \"sw\"\n"

@@ -91,8 +91,7 @@ for entry in "${fabrics[@]}"; do
   IFS='|' read -r name spec <<<"$entry"
   net=$work/$name.net
   if [[ $spec == topo:* ]]; then
-    xz -dc "$root/ibsim-topos/${spec#topo:}" >"$work/$name.topo"
-    "$FTCLOS" import-topo "$work/$name.topo" --ibnl-dir "$root/ibsim-topos/ibutils/ibnl" -o "$net" 2>/dev/null
+    import_topo "${spec#topo:}" "$net"
   else
     # shellcheck disable=SC2086  # gen arguments split on purpose
     "$FTCLOS" gen $spec -o "$net" 2>/dev/null

@@ -51,6 +51,19 @@ ibsim_limits() {
     END { print "-N", n + 16, "-S", s + 16, "-P", p + 64 }' "$1"
 }
 
+# import_topo TOPO NET: ibsim-topos/TOPO (an ibutils .topo, xz-compressed
+# when it ends in .xz) as a net file, with ibutils' IBNL library; $root is
+# the source tree (set by the sourcing script). Says why when it fails.
+import_topo() {
+  local topo=$root/ibsim-topos/$1 net=$2
+  if [[ $topo == *.xz ]]; then
+    xz -dc "$topo" >"${net%.net}.topo"
+    topo=${net%.net}.topo
+  fi
+  "$FTCLOS" import-topo "$topo" --ibnl-dir "$root/ibsim-topos/ibutils/ibnl" -o "$net" 2>"$net.err" ||
+    { echo "import-topo $1 failed: $(tail -2 "$net.err")" >&2; return 1; }
+}
+
 # sim_run SOCKNAME NODE CMD...: a diag (or opensm) attached to ibsim node NODE.
 sim_run() {
   local sock=$1 node=$2

@@ -55,8 +55,7 @@ cases=(
   "$work/dragonfly-5x3.net|auto"
 )
 if [ -n "${FTCLOS_E2E_RHINO10K:-}" ]; then
-  xz -dc "$root/ibsim-topos/ibutils/RhinoBased10K.topo.xz" >"$work/rhino-10k.topo"
-  "$FTCLOS" import-topo "$work/rhino-10k.topo" --ibnl-dir "$root/ibsim-topos/ibutils/ibnl" -o "$work/rhino-10k.net" 2>/dev/null
+  import_topo ibutils/RhinoBased10K.topo.xz "$work/rhino-10k.net"
   cases+=("$work/rhino-10k.net|auto")
   export IBSIM_READY_SECONDS=900
 fi

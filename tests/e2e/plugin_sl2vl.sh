@@ -58,8 +58,7 @@ awk '/^Switch/ { match($0, /"[^"]*"/); at = substr($0, RSTART + 1, RLENGTH - 2) 
        if (at ~ /^G[01]-L1-[0-9]+\.0$/ && peer ~ /^G[01]-L1-/ && substr(at, 3) == substr(peer, 3)) next }
      { print }' "$root/ibsim-topos/mikant-3-3.net" >"$work/mikant-3-3-nostraight.net"
 if [ -n "${FTCLOS_E2E_RHINO10K:-}" ]; then
-  xz -dc "$root/ibsim-topos/ibutils/RhinoBased10K.topo.xz" >"$work/rhino-10k.topo"
-  "$FTCLOS" import-topo "$work/rhino-10k.topo" --ibnl-dir "$root/ibsim-topos/ibutils/ibnl" -o "$work/rhino-10k.net" 2>/dev/null
+  import_topo ibutils/RhinoBased10K.topo.xz "$work/rhino-10k.net"
   cases+=("rhino-10k|auto|yes|layered")
   export IBSIM_READY_SECONDS=900
 fi

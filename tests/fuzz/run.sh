@@ -79,7 +79,7 @@ running=0
 rm -f "$build"/*.result
 for target in "${targets[@]}"; do
   if ((running >= cpus)); then
-    wait -n
+    wait -n || true  # a target that died early leaves no result: said below
     running=$((running - 1))
   fi
   fuzz "$target" &
@@ -90,6 +90,11 @@ wait
 status=0
 : >$build/summary.txt
 for target in "${targets[@]}"; do
+  if [ ! -s "$build/$target.result" ]; then
+    echo "fuzz $target: no result (see $build/$target.log)"
+    status=1
+    continue
+  fi
   head -1 "$build/$target.result" | tee -a $build/summary.txt
   tail -n +2 "$build/$target.result"
   grep -q ", ok$" "$build/$target.result" || status=1

@@ -17,8 +17,9 @@
 // lexicographically; only the channels whose pairs change are matched
 // again. Iterated: from the best tables found, a few random moves at the
 // worst channels, then the climb again, until 12 rounds in a row find
-// nothing better or the work budget is spent. Deterministic: candidates are ordered by node names, then shuffled
-// by the seed, so the same fabric in another node order gets the same tables.
+// nothing better or the work budget is spent. Deterministic: candidates
+// are ordered by node names, then shuffled by the seed, so the same fabric
+// in another node order gets the same tables.
 #pragma once
 
 #include <cstdint>

@@ -4,8 +4,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# ccache: meson compiles through it when installed, so a second run (or a
+# fresh clone on the same machine) recompiles only what changed.
 packages=(
-  g++ meson ninja-build pkg-config python3
+  g++ meson ninja-build pkg-config python3 ccache
   libcli11-dev nlohmann-json3-dev libfmt-dev libgtest-dev libgmock-dev libbenchmark-dev
   opensm libopensm-dev libibumad-dev ibsim-utils infiniband-diags chromium
   clang libclang-rt-14-dev

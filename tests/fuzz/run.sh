@@ -1,26 +1,20 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets (clang, ASan + UBSan) into build-fuzz/, seeds
-# each from the ibsim-topos fabrics, from ftclos's own dumps and path-bits
-# files of them and from plugin option strings, runs each for SECONDS (default 60), and reports executions
-# and crashes, also in build-fuzz/summary.txt. Exit 1 when a target crashed;
-# the crashing input is kept in build-fuzz/crashes/<target>/. Targets run side
-# by side, one per CPU.
+# Builds the libFuzzer targets (clang, ASan + UBSan) into build-sanitize/
+# (scripts/sanitized-build.sh, which builds the sanitized unit tests too),
+# seeds each from the ibsim-topos fabrics, from ftclos's own dumps and
+# path-bits files of them and from plugin option strings, runs each for
+# SECONDS (default 60), and reports executions and crashes, also in
+# build-sanitize/fuzz-summary.txt. Exit 1 when a target crashed; the crashing
+# input is kept in build-sanitize/crashes/<target>/. Targets run side by
+# side, one per CPU.
 # Usage: tests/fuzz/run.sh [SECONDS | --build-only]
 set -euo pipefail
 seconds=${1:-60}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
-build=build-fuzz
-if [ ! -d $build ]; then
-  CC=clang CXX=clang++ meson setup $build -Dfuzz=true -Dtests=false -Db_sanitize=address,undefined -Db_lundef=false \
-    -Dbuildtype=debugoptimized >/dev/null
-fi
+build=build-sanitize
+scripts/sanitized-build.sh
 targets=(netfile lft path_bits engine_options mcfdbs sl2vl)
-if ! ninja -C $build "${targets[@]/%/_fuzz}" >$build/build.log 2>&1; then
-  echo "fuzz: the targets do not build with clang:"
-  grep -E "error|FAILED" $build/build.log | head -20
-  exit 1
-fi
 [ "$seconds" != --build-only ] || exit 0
 
 # Seeds: real inputs of each kind, made by the regular build's ftclos.
@@ -88,14 +82,14 @@ done
 wait
 
 status=0
-: >$build/summary.txt
+: >$build/fuzz-summary.txt
 for target in "${targets[@]}"; do
   if [ ! -s "$build/$target.result" ]; then
     echo "fuzz $target: no result (see $build/$target.log)"
     status=1
     continue
   fi
-  head -1 "$build/$target.result" | tee -a $build/summary.txt
+  head -1 "$build/$target.result" | tee -a $build/fuzz-summary.txt
   tail -n +2 "$build/$target.result"
   grep -q ", ok$" "$build/$target.result" || status=1
 done

@@ -201,12 +201,13 @@ struct ftclos_engine {
       return false;
     }
     sweep.subnet = std::move(*read);
-    Result<ftclos::HostHints> hints = ftclos::read_host_hints(options->hint_files);
+    Result<ftclos::ReadHints> hints = ftclos::read_host_hints(options->hint_files, sweep.subnet.fabric);
     if (!hints.ok()) {
       failure = {-EINVAL, err(kBadHints, "cannot use a hint file: " + hints.status().message())};
       return false;
     }
-    sweep.detection = ftclos::detect(sweep.subnet.fabric, *hints);
+    for (const std::string& warning : hints->warnings) log(FTCLOS_LOG_INFO, "hint file: " + warning);
+    sweep.detection = ftclos::detect(sweep.subnet.fabric, hints->hints);
     sweep.recognize_ms = ms_since(start);
     if (sweep.subnet.unrouted_ports > 0)
       log(FTCLOS_LOG_VERBOSE, fmt::format("{} end ports with LIDs have no cable; their LIDs get no route",

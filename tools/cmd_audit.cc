@@ -167,7 +167,7 @@ int run(const AuditOptions& options) {
   if (!fabric.ok()) return bad_input(fabric.status());
   Result<std::vector<PatternSpec>> patterns = parse_patterns(*fabric, options);
   if (!patterns.ok()) return bad_input(patterns.status());
-  Result<HostHints> hints = read_host_hints(options.hint_files);
+  Result<HostHints> hints = read_hints("audit", options.hint_files, *fabric);
   if (!hints.ok()) return bad_input(hints.status());
   const Detection detection = detect(*fabric, *hints);
   Result<std::vector<TableSet>> sets = load_table_sets(*fabric, detection, sources, progress);

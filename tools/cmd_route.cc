@@ -128,7 +128,7 @@ int run(const RouteOptions& options) {
   const Clock::time_point start = Clock::now();
   Result<Fabric> fabric = read_end_nodes(options.file);
   if (!fabric.ok()) return bad_input("route", fabric.status());
-  Result<HostHints> hints = read_host_hints(options.hint_files);
+  Result<HostHints> hints = read_hints("route", options.hint_files, *fabric);
   if (!hints.ok()) return bad_input("route", hints.status());
   Result<LftRead> previous = read_previous(*fabric, options.previous);
   if (!previous.ok()) return bad_input("route", previous.status());

@@ -268,10 +268,8 @@ struct ftclos_engine {
   // Every CA to every LID of every other CA, every offset, as the auditor
   // walks it; path lengths are not counted (nothing here reports them).
   static ftclos::Correctness audit(const Sweep& sweep, const ftclos::Routing& routing) {
-    ftclos::OffsetChoice every_offset;
-    every_offset.mode = ftclos::OffsetChoice::Mode::kAllOffsets;
-    ftclos::AuditInput input{sweep.subnet.fabric, sweep.detection.levels, sweep.subnet.lids,
-                             routing.lfts, every_offset, routing.dest_sl, {}};
+    ftclos::AuditInput input{sweep.subnet.fabric, sweep.detection.levels, sweep.subnet.lids, routing.lfts, {},
+                             routing.dest_sl, {}};
     input.count_non_minimal = false;
     return ftclos::check_correctness(input);
   }

@@ -201,12 +201,13 @@ struct ftclos_engine {
       return false;
     }
     sweep.subnet = std::move(*read);
-    Result<ftclos::HostHints> hints = ftclos::read_host_hints(options->hint_files);
+    Result<ftclos::ReadHints> hints = ftclos::read_host_hints(options->hint_files, sweep.subnet.fabric);
     if (!hints.ok()) {
       failure = {-EINVAL, err(kBadHints, "cannot use a hint file: " + hints.status().message())};
       return false;
     }
-    sweep.detection = ftclos::detect(sweep.subnet.fabric, *hints);
+    for (const std::string& warning : hints->warnings) log(FTCLOS_LOG_INFO, "hint file: " + warning);
+    sweep.detection = ftclos::detect(sweep.subnet.fabric, hints->hints);
     sweep.recognize_ms = ms_since(start);
     if (sweep.subnet.unrouted_ports > 0)
       log(FTCLOS_LOG_VERBOSE, fmt::format("{} end ports with LIDs have no cable; their LIDs get no route",
@@ -267,10 +268,8 @@ struct ftclos_engine {
   // Every CA to every LID of every other CA, every offset, as the auditor
   // walks it; path lengths are not counted (nothing here reports them).
   static ftclos::Correctness audit(const Sweep& sweep, const ftclos::Routing& routing) {
-    ftclos::OffsetChoice every_offset;
-    every_offset.mode = ftclos::OffsetChoice::Mode::kAllOffsets;
-    ftclos::AuditInput input{sweep.subnet.fabric, sweep.detection.levels, sweep.subnet.lids,
-                             routing.lfts, every_offset, routing.dest_sl, {}};
+    ftclos::AuditInput input{sweep.subnet.fabric, sweep.detection.levels, sweep.subnet.lids, routing.lfts, {},
+                             routing.dest_sl, {}};
     input.count_non_minimal = false;
     return ftclos::check_correctness(input);
   }

@@ -62,6 +62,13 @@ void add_host_hints(CLI::App& app, HintFiles& files) {
   app.add_option("--root-guid-file,--roots", files.root_guid_file, "GUIDs of the root switches, one a line (OpenSM root_guid_file; the roots of up*/down* too)");
 }
 
+Result<HostHints> read_hints(const std::string& command, const HintFiles& files, const Fabric& fabric) {
+  Result<ReadHints> read = read_host_hints(files, fabric);
+  if (!read.ok()) return read.status();
+  for (const std::string& warning : read->warnings) fmt::print(stderr, "ftclos {}: warning: {}\n", command, warning);
+  return std::move(read->hints);
+}
+
 CLI::Option* add_guid2lid(CLI::App& app, std::string& path, CLI::Option* lmc) {
   return app
       .add_option("--guid2lid", path,

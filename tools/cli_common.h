@@ -33,6 +33,9 @@ extern const CLI::Validator kNonNegative;
 /// --cn-guid-file, --io-guid-file, --root-guid-file: OpenSM ftree's hint
 /// files, overriding the guess of which CAs are compute hosts.
 void add_host_hints(CLI::App& app, HintFiles& files);
+/// The hint files, checked against `fabric` (detect/host_hints.h); the
+/// warnings go to stderr as "ftclos COMMAND: warning: ...".
+Result<HostHints> read_hints(const std::string& command, const HintFiles& files, const Fabric& fabric);
 
 /// --guid2lid FILE: OpenSM's guid2lid cache; tables routed here then use the
 /// subnet's LIDs and LMC (so it excludes --lmc).

@@ -167,7 +167,7 @@ int run(const AuditOptions& options) {
   if (!fabric.ok()) return bad_input(fabric.status());
   Result<std::vector<PatternSpec>> patterns = parse_patterns(*fabric, options);
   if (!patterns.ok()) return bad_input(patterns.status());
-  Result<HostHints> hints = read_host_hints(options.hint_files);
+  Result<HostHints> hints = read_hints("audit", options.hint_files, *fabric);
   if (!hints.ok()) return bad_input(hints.status());
   const Detection detection = detect(*fabric, *hints);
   Result<std::vector<TableSet>> sets = load_table_sets(*fabric, detection, sources, progress);
@@ -245,7 +245,8 @@ void add_audit(CLI::App& app) {
           "LMC for --scheme (default: the topology file's, else 0) and --schemes (default: what each scheme needs)");
   sub->add_option("--pattern", options->patterns,
                   "Also load the tables with traffic pattern NAME[:params] (repeatable; names as in `ftclos patterns`)");
-  sub->add_option("--instances", options->instances, "Instances per random pattern (default 32)");
+  sub->add_option("--instances", options->instances, "Instances per random pattern (default 32)")
+      ->check(CLI::PositiveNumber);
   sub->add_option("--seed", options->seed, "Seed of the random patterns (default 1)")->check(kNonNegative);
   sub->callback([options, scheme] {
     // --scheme auto is the default only where no other tables are given.

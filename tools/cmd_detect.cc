@@ -27,7 +27,7 @@ void add_detect(CLI::App& app) {
   sub->callback([options] {
     Result<Fabric> fabric = read_end_nodes(options->file);
     if (!fabric.ok()) return set_exit_code(bad_input("detect", fabric.status()));
-    Result<HostHints> hints = read_host_hints(options->hint_files);
+    Result<HostHints> hints = read_hints("detect", options->hint_files, *fabric);
     if (!hints.ok()) return set_exit_code(bad_input("detect", hints.status()));
     const Detection detection = detect(*fabric, *hints);
     if (options->json != "-") std::cout << detection_summary(*fabric, detection) << std::flush;

@@ -27,7 +27,7 @@ struct PathBitsOptions {
 int run(const PathBitsOptions& options) {
   Result<Fabric> fabric = read_end_nodes(options.file);
   if (!fabric.ok()) return bad_input("pathbits", fabric.status());
-  Result<HostHints> hints = read_host_hints(options.hint_files);
+  Result<HostHints> hints = read_hints("pathbits", options.hint_files, *fabric);
   if (!hints.ok()) return bad_input("pathbits", hints.status());
   Result<LidMap> lids = routing_lids(*fabric, options.guid2lid, options.lmc, "pathbits");
   if (!lids.ok()) return bad_input("pathbits", lids.status());

@@ -66,7 +66,7 @@ int run(const PatternsOptions& options) {
       return 2;
     }
   }
-  Result<HostHints> hints = read_host_hints(options.hint_files);
+  Result<HostHints> hints = read_hints("patterns", options.hint_files, *fabric);
   if (!hints.ok()) {
     fmt::print(stderr, "ftclos patterns: {}\n", hints.status().message());
     return 2;

@@ -75,13 +75,13 @@ void print_summary(const RoutedFabric& routed, const RouteOptions& options, doub
 }
 
 // Every CA to every LID of every other CA, as the auditor walks the tables:
-// a scheme must not strand a pair silently, nor leave a credit loop. Returns
-// the reason, or "".
-std::string undelivered(const Fabric& fabric, const Levels& levels, const LidMap& lids, const Routing& routing) {
-  OffsetChoice every_offset;
-  every_offset.mode = OffsetChoice::Mode::kAllOffsets;
-  const Correctness check =
-      check_correctness({fabric, levels, lids, routing.lfts, every_offset, routing.dest_sl, {}});
+// a scheme must not strand a pair silently, nor leave a credit loop. On VL
+// 0 (`with_sls` false) every packet takes VL 0, as when OpenSM's file
+// engine loads the dump alone. Returns the reason, or "".
+std::string undelivered(const Fabric& fabric, const Levels& levels, const LidMap& lids, const Routing& routing,
+                        bool with_sls) {
+  const Correctness check = check_correctness(
+      {fabric, levels, lids, routing.lfts, {}, with_sls ? routing.dest_sl : std::vector<uint8_t>{}, {}});
   const long failed = check.unreachable + check.loops;
   if (failed == 0 && check.credit_loops == 0) return "";
   if (failed == 0) {  // deadlock-prone: a wrong answer too
@@ -128,7 +128,7 @@ int run(const RouteOptions& options) {
   const Clock::time_point start = Clock::now();
   Result<Fabric> fabric = read_end_nodes(options.file);
   if (!fabric.ok()) return bad_input("route", fabric.status());
-  Result<HostHints> hints = read_host_hints(options.hint_files);
+  Result<HostHints> hints = read_hints("route", options.hint_files, *fabric);
   if (!hints.ok()) return bad_input("route", hints.status());
   Result<LftRead> previous = read_previous(*fabric, options.previous);
   if (!previous.ok()) return bad_input("route", previous.status());
@@ -136,11 +136,16 @@ int run(const RouteOptions& options) {
                             ? routing_lids(*fabric, options.guid2lid, options.lmc, "route")
                             : Result<LidMap>(std::move(previous->lids));
   if (!lids.ok()) return bad_input("route", lids.status());
+  // The SLs reach the subnet only through --sl: without it the dump is all
+  // OpenSM's file engine loads, every packet on VL 0, so tables are checked
+  // there and auto routes on one VL.
+  const bool with_sls = !options.sl_file.empty();
+  const bool choosing = options.scheme == "auto";
   bool bad_input = false;
   double auto_check_ms = 0, check_ms = 0;
   const StrandCheck strands = [&](const RoutingInput& input, const Routing& routing) {
     const Clock::time_point check_start = Clock::now();
-    std::string reason = undelivered(input.fabric, input.detection.levels, input.lids, routing);
+    std::string reason = undelivered(input.fabric, input.detection.levels, input.lids, routing, with_sls);
     auto_check_ms += milliseconds_since(check_start);
     return reason;
   };
@@ -151,7 +156,8 @@ int run(const RouteOptions& options) {
     return worst;
   };
   Result<RoutedFabric> routed = route_fabric(*fabric, options.scheme, std::move(*lids), *hints, &bad_input,
-                                             {&strands, &worst_case, options.data_vls, options.polish});
+                                             {&strands, &worst_case, with_sls || !choosing ? options.data_vls : 1,
+                                              options.polish});
   if (!routed.ok()) {
     fmt::print(stderr, "ftclos route: {}\n", routed.status().message());
     return bad_input ? 2 : 1;
@@ -168,8 +174,20 @@ int run(const RouteOptions& options) {
   const bool checked = routed->routing.checked && options.previous.empty();
   const Clock::time_point check_start = Clock::now();
   const std::string reason =
-      checked ? "" : undelivered(*fabric, routed->detection.levels, routed->lids, routed->routing);
+      checked ? "" : undelivered(*fabric, routed->detection.levels, routed->lids, routed->routing, with_sls);
+  // Sound on the scheme's SLs, deadlock-prone without them: --sl is missing, not the scheme.
+  const bool needs_sls = !reason.empty() && !with_sls && std::ranges::any_of(routed->routing.dest_sl, [](uint8_t sl) {
+    return sl != 0;
+  }) && undelivered(*fabric, routed->detection.levels, routed->lids, routed->routing, true).empty();
   check_ms = auto_check_ms + milliseconds_since(check_start);
+  if (needs_sls) {
+    fmt::print(stderr,
+               "ftclos route: scheme {} needs its SLs for deadlock freedom on this fabric, and without --sl the dump "
+               "is all OpenSM's file engine gets, every packet on VL 0, where {}; give --sl FILE (and SL k -> VL k, "
+               "qos on), or --vls 1 for tables on one VL, or --scheme auto; nothing written\n",
+               options.scheme, reason);
+    return 2;
+  }
   if (!reason.empty()) {
     if (!options.allow_unreachable) {
       fmt::print(stderr, "ftclos route: {}; nothing written (--allow-unreachable writes them anyway)\n", reason);

@@ -80,8 +80,8 @@ struct AuditInput {
 using Channel = PortRef;
 
 struct Correctness {
-  long pairs = 0;              // CA (source, destination) pairs examined
-  long disconnected = 0;       // CA pairs no cable path joins (a CA cut off, a split fabric): not
+  long pairs = 0;              // (source CA, destination LID) routes examined: CA pairs x 2^lmc
+  long disconnected = 0;       // routes of CA pairs no cable path joins (a CA cut off, a split fabric): not
                                // routing failures, so neither examined nor in `pairs`
   long unreachable = 0;        // no route (black hole, dead port, wrong CA)
   long loops = 0;              // forwarding loops
@@ -112,7 +112,9 @@ struct Contention {
 };
 
 /// Both split destinations over threads (core/workers.h): every thread
-/// count gives the same results.
+/// count gives the same results. check_correctness examines every LID of
+/// every destination's range from every source (`pairs` counts CA pairs x
+/// 2^lmc); `offsets` only chooses the LIDs worst_case_contention loads.
 Correctness check_correctness(const AuditInput& input);
 Contention worst_case_contention(const AuditInput& input);
 

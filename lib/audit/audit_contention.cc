@@ -338,7 +338,7 @@ struct ContentionRun {
   explicit ContentionRun(const AuditInput& in)
       : input(in),
         columns(in.fabric, in.lfts),
-        senders(group_senders(in)),
+        senders(group_senders(in, in.offsets)),
         channels(in.fabric),
         weighted(in.offsets.mode == OffsetChoice::Mode::kAllOffsets),
         scale(weighted ? in.lids.lids_per_ca() : 1.0),

@@ -2,9 +2,15 @@
 // destination) pair do, walked one destination LID at a time
 // (audit_walk.h), and the credit loops the routes make.
 //
+// Which LIDs: every LID of every destination's range, from every source,
+// whatever AuditInput::offsets says: a source may use any LID a PathRecord
+// gives it, so a black hole, loop or credit loop on an offset no chosen
+// source takes is still a fault (the offsets choose only the LIDs the
+// contention figures load).
+//
 // Counting: every examined route (source, destination, LID) counts once in
-// `pairs` -- with kAllOffsets a pair counts once per offset -- and at most
-// once in `unreachable` or `loops`. A pair whose CAs no cable path joins
+// `pairs` -- a pair counts once per LID of the destination, 2^lmc times --
+// and at most once in `unreachable` or `loops`. A pair whose CAs no cable path joins
 // (through switches) is not examined: it counts in `disconnected` instead. A delivered route may also count as an
 // up/down violation (checked only when every switch cable joins adjacent
 // levels: a folded Clos) and as non-minimal (more links than the shortest
@@ -623,7 +629,7 @@ void count_unaddressed(const AuditInput& input, const Senders& senders, const st
   const long addressed = static_cast<long>(senders.cas.size());
   const long missing = cabled - addressed;
   if (missing <= 0) return;
-  const long per_pair = input.offsets.mode == OffsetChoice::Mode::kAllOffsets ? input.lids.lids_per_ca() : 1;
+  const long per_pair = input.lids.lids_per_ca();
   long joined = 0;  // pairs with a CA without a LID whose CAs a cable path joins
   for (const auto& [piece, counts] : by_piece)
     joined += counts.first * (counts.first - 1) - counts.second * (counts.second - 1);
@@ -639,7 +645,7 @@ void count_unaddressed(const AuditInput& input, const Senders& senders, const st
 }  // namespace
 
 Correctness check_correctness(const AuditInput& input) {
-  const Senders senders = group_senders(input);
+  const Senders senders = group_senders(input, {OffsetChoice::Mode::kAllOffsets, 0, {}});
   const ChannelIndex channels(input.fabric);
   const bool folded = is_folded_clos(input.fabric, input.levels);
   const std::vector<int> pieces = cabling_pieces(input.fabric);

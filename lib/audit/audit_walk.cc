@@ -218,9 +218,8 @@ int entry_switch(const Fabric& fabric, int ca) {
   return peer.valid() && fabric.node(peer.node).is_switch() ? peer.node : -1;
 }
 
-Senders group_senders(const AuditInput& input) {
+Senders group_senders(const AuditInput& input, const OffsetChoice& choice) {
   const Fabric& fabric = input.fabric;
-  const OffsetChoice& choice = input.offsets;
   Senders out;
   out.groups_at.resize(fabric.size());
   auto offset_of = [&](int ca) {

@@ -105,7 +105,8 @@ struct Senders {
   std::vector<int> stray_offset;            // per stray CA (parallel): its offset, -1 = all
 };
 
-Senders group_senders(const AuditInput& input);
+/// The senders `choice` says: input.offsets for contention, every offset for correctness.
+Senders group_senders(const AuditInput& input, const OffsetChoice& choice);
 
 /// The switch behind port 1 of CA `ca`; -1 when none.
 int entry_switch(const Fabric& fabric, int ca);

@@ -545,6 +545,10 @@ Result<std::vector<int>> parse_path_bits(const Fabric& fabric, int lmc, const Te
     bits[node] = value;
     given_at[node] = number;
   }
+  // Every CA on offset 0 is what no file at all means: an empty one is a mistake, not path bits.
+  if (std::ranges::none_of(given_at, [](int line) { return line != 0; }))
+    return Status::Error(fmt::format("{}: no path bits: expected \"0xGUID BITS\" lines for the CAs of the fabric",
+                                     file.name));
   return bits;
 }
 

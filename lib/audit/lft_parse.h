@@ -70,7 +70,8 @@ Result<LftRead> parse_lfts(const Fabric& fabric, const std::vector<TextFile>& fi
 Result<LidMap> parse_lid_file(const Fabric& fabric, const TextFile& file);
 
 /// Per-node path bits from `0x<port GUID> <bits>` lines (path_bits.h); CAs
-/// the file does not name get 0. Bits must fit the LMC.
+/// the file does not name get 0. Bits must fit the LMC; a file that names
+/// no CA (empty, or comments only) is an error.
 Result<std::vector<int>> parse_path_bits(const Fabric& fabric, int lmc, const TextFile& file);
 
 }  // namespace ftclos

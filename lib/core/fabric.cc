@@ -120,6 +120,11 @@ Fabric induced_subfabric(const Fabric& fabric, const std::vector<bool>& keep, st
   return sub;
 }
 
+uint64_t port_guid(const Node& node, int port) {
+  if (const uint64_t guid = node.ports[port].guid; guid != 0) return guid;
+  return node.is_switch() ? node.guid : node.guid + port;
+}
+
 std::string format_guid(uint64_t guid) { return fmt::format("0x{:016x}", guid); }
 
 std::vector<int> first_channels(const Fabric& fabric) {

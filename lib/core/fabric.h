@@ -93,6 +93,11 @@ Fabric induced_subfabric(const Fabric& fabric, const std::vector<bool>& keep, st
 /// out[x] + p, and the last element is the channel count.
 std::vector<int> first_channels(const Fabric& fabric);
 
+/// The GUID of port `port` of `node` as the subnet sees it: Port::guid when
+/// the input gives one, otherwise what ibsim uses: the node GUID for a
+/// switch (its port 0 carries it), node GUID + port number for a CA port.
+uint64_t port_guid(const Node& node, int port);
+
 /// "0x0002c90300001234" style, as OpenSM and ibnetdiscover print GUIDs.
 std::string format_guid(uint64_t guid);
 

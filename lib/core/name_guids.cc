@@ -17,8 +17,12 @@ uint64_t name_hash(std::string_view name) {
 
 void assign_name_guids(Fabric& fabric) {
   std::unordered_set<uint64_t> in_use;
-  for (const Node& node : fabric.nodes())
-    if (node.guid != 0) in_use.insert(node.guid);
+  for (const Node& node : fabric.nodes()) {
+    // Whole blocks of 0x100: a derived CA's port p is its GUID + p.
+    if (node.guid != 0) in_use.insert(node.guid & ~uint64_t{0xff});
+    for (const Port& port : node.ports)
+      if (port.guid != 0) in_use.insert(port.guid & ~uint64_t{0xff});
+  }
   for (int i = 0; i < fabric.size(); ++i) {
     Node& node = fabric.node(i);
     if (node.guid != 0) continue;

@@ -162,7 +162,8 @@ class Parser {
   Status parse_guid(std::string_view keyword, std::string_view line, Location where);
   Status include(std::string_view argument, Location where, int include_depth);
   Status cable(const PortLine& line);
-  Status give_every_node_a_guid();
+  Status disagreement(const PortLine& line, const PortLine& other) const;
+  Status settle_guids();
 
   Fabric fabric_;
   std::vector<Location> node_where_;
@@ -357,26 +358,53 @@ Result<Fabric> Parser::finish() {
   }
   for (const PortLine& line : lines_)
     if (Status status = cable(line); !status.ok()) return status;
-  if (Status status = give_every_node_a_guid(); !status.ok()) return status;
+  if (Status status = settle_guids(); !status.ok()) return status;
   return std::move(fabric_);
 }
 
-// GUIDs name the ports in dumps, path-bits files and LID maps, so two nodes
-// may not share one. A node the file gives none (ibsim's own net examples
-// have no GUID lines) gets one derived from its name.
-Status Parser::give_every_node_a_guid() {
-  std::unordered_map<uint64_t, int> owner;
-  for (int i = 0; i < fabric_.size(); ++i) {
-    const uint64_t guid = fabric_.node(i).guid;
-    if (guid == 0) continue;
-    if (const auto [it, added] = owner.emplace(guid, i); !added)
-      return error_at(node_where_[i], fmt::format("node GUID {} of \"{}\" is also the GUID of \"{}\" at {}; "
-                                                  "expected one GUID per node",
-                                                  format_guid(guid), fabric_.node(i).name,
-                                                  fabric_.node(it->second).name, format_location(node_where_[it->second])));
-  }
+// GUIDs name the ports in dumps, path-bits files, LID maps and hint files,
+// so no GUID may name two nodes: a switch GUID that is also a CA's port GUID
+// gives a dump its own audit refuses. (A CA's node GUID may equal one of its
+// own port GUIDs, as on many HCAs.) A node the file gives no GUID (ibsim's
+// own net examples have no GUID lines) gets one derived from its name.
+Status Parser::settle_guids() {
   assign_name_guids(fabric_);
+  struct Owner {
+    int node;
+    std::string what;
+    Location where;
+  };
+  std::unordered_map<uint64_t, Owner> owners;
+  auto claim = [&](uint64_t guid, const Owner& claimant) {
+    const auto [it, added] = owners.emplace(guid, claimant);
+    if (added || it->second.node == claimant.node) return Status::Ok();
+    const Owner& first = it->second;
+    return error_at(claimant.where, fmt::format("{} {} of \"{}\" is also the {} of \"{}\" at {}; expected every "
+                                                "GUID to name one node",
+                                                claimant.what, format_guid(guid), fabric_.node(claimant.node).name,
+                                                first.what, fabric_.node(first.node).name,
+                                                format_location(first.where)));
+  };
+  for (int i = 0; i < fabric_.size(); ++i)
+    if (Status status = claim(fabric_.node(i).guid, {i, "node GUID", node_where_[i]}); !status.ok()) return status;
+  for (int i = 0; i < fabric_.size(); ++i) {
+    const Node& node = fabric_.node(i);
+    for (int p = 0; p <= node.num_ports; ++p) {
+      const int line = line_of_port_[i][p];
+      if (line < 0) continue;  // uncabled: no LID, no GUID anyone addresses
+      if (Status status = claim(port_guid(node, p), {i, "port GUID", lines_[line].where}); !status.ok()) return status;
+    }
+  }
   return Status::Ok();
+}
+
+// `line` lists a port whose own line, `other`, lists another peer.
+Status Parser::disagreement(const PortLine& line, const PortLine& other) const {
+  const std::string& name = fabric_.node(line.node).name;
+  return error_at(line.where, fmt::format("\"{}\"[{}] lists \"{}\"[{}], but {} lists \"{}\"[{}] at \"{}\"[{}]; "
+                                          "expected \"{}\"[{}]",
+                                          name, line.port, line.peer, line.peer_port, format_location(other.where),
+                                          other.peer, other.peer_port, line.peer, line.peer_port, name, line.port));
 }
 
 Status Parser::cable(const PortLine& line) {
@@ -391,29 +419,28 @@ Status Parser::cable(const PortLine& line) {
   const PortRef here{line.node, line.port};
   const PortRef there{*peer_index, static_cast<int>(line.peer_port)};
 
-  // When both ends list the cable, they must agree.
+  // Both ends list every cable (ibnetdiscover writes both, ibsim refuses a
+  // file that lists one), and they must agree: a port its own record leaves
+  // out is empty.
   const int other_index = line_of_port_[there.node][there.port];
-  if (other_index >= 0) {
-    const PortLine& other = lines_[other_index];
-    if (other.peer != node.name || other.peer_port != static_cast<uint64_t>(line.port))
-      return error_at(line.where, fmt::format("\"{}\"[{}] lists \"{}\"[{}], but {} lists \"{}\"[{}] at \"{}\"[{}]; "
-                                              "expected \"{}\"[{}]",
-                                              node.name, line.port, peer.name, there.port,
-                                              format_location(other.where), other.peer, other.peer_port, peer.name,
-                                              there.port, node.name, line.port));
-    if (line.peer_guid && other.guid && line.peer_guid != other.guid)
-      return error_at(line.where, fmt::format("port GUID {:x} of \"{}\"[{}] differs from {:x} at {}", line.peer_guid,
-                                              peer.name, there.port, other.guid, format_location(other.where)));
+  if (other_index < 0) {
+    // A line that lists this port as its peer, elsewhere on the far node, disagrees with this one.
+    const auto claimer = std::ranges::find_if(lines_, [&](const PortLine& other) {
+      return other.node == there.node && other.peer == node.name && other.peer_port == static_cast<uint64_t>(line.port);
+    });
+    if (claimer != lines_.end()) return disagreement(*claimer, line);
+    return error_at(line.where, fmt::format("\"{}\"[{}] lists \"{}\"[{}], but the record of \"{}\" at {} does not "
+                                            "list its port {}; expected [{}] \"{}\"[{}] there (a cable is listed at "
+                                            "both ends)",
+                                            node.name, line.port, peer.name, there.port, peer.name,
+                                            format_location(node_where_[there.node]), there.port, there.port,
+                                            node.name, line.port));
   }
-  // A port that only its peer lists can still be claimed by a second, different line.
-  if (PortRef current = fabric_.peer(there); current.valid() && current != here) {
-    const PortLine& claimer = lines_[line_of_port_[current.node][current.port]];
-    return error_at(line.where, fmt::format("\"{}\"[{}] lists \"{}\"[{}], but {} already cables that port to "
-                                            "\"{}\"[{}]",
-                                            node.name, line.port, peer.name, there.port,
-                                            format_location(claimer.where), fabric_.node(current.node).name,
-                                            current.port));
-  }
+  const PortLine& other = lines_[other_index];
+  if (other.peer != node.name || other.peer_port != static_cast<uint64_t>(line.port)) return disagreement(line, other);
+  if (line.peer_guid && other.guid && line.peer_guid != other.guid)
+    return error_at(line.where, fmt::format("port GUID {:x} of \"{}\"[{}] differs from {:x} at {}", line.peer_guid,
+                                            peer.name, there.port, other.guid, format_location(other.where)));
   if (Status status = fabric_.connect(here, there); !status.ok()) return error_at(line.where, status.message());
   if (line.guid) fabric_.port(here).guid = line.guid;
   if (line.peer_guid) fabric_.port(there).guid = line.peer_guid;

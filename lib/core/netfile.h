@@ -13,9 +13,11 @@
 namespace ftclos {
 
 /// Parses net-file text. `source` names the input in errors, which read
-/// "source:line: what was expected". A cable that its two ends describe
-/// differently, a port above the node's port count, a peer that is never
-/// defined, and a truncated record are errors.
+/// "source:line: what was expected". A cable listed at one end only (as
+/// ibsim, this reader wants both), one that its two ends describe
+/// differently, a GUID that names two nodes (node or port GUIDs), a port
+/// above the node's port count, a peer that is never defined, and a
+/// truncated record are errors.
 Result<Fabric> parse_netfile(std::string_view text, std::string_view source);
 /// Reads and parses a file; the error names the path.
 Result<Fabric> read_netfile(const std::string& path);

@@ -3,14 +3,14 @@
 #include <algorithm>
 #include <deque>
 
+#include "detect/host_hints.h"
+
 namespace ftclos {
 namespace {
 
 bool hinted(const std::set<uint64_t>& guids, const Node& node) {
-  if (guids.count(node.guid)) return true;
-  for (const Port& port : node.ports)
-    if (port.guid && guids.count(port.guid)) return true;
-  return false;
+  if (guids.empty()) return false;
+  return std::ranges::any_of(hint_guids(node), [&](uint64_t guid) { return guids.contains(guid); });
 }
 
 struct Load {

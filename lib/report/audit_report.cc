@@ -70,7 +70,7 @@ std::string histogram(const std::map<long, int>& channels_by_pairs) {
 constexpr size_t kWitnessShown = 10;
 
 std::string tables_line(const AuditedSet& set) {
-  return fmt::format("{}; LMC {}, max LID {}; offsets: {}", set.origin, set.lmc, set.max_lid, set.offsets);
+  return fmt::format("{}; LMC {}, max LID {}; contention offsets: {}", set.origin, set.lmc, set.max_lid, set.offsets);
 }
 
 }  // namespace
@@ -88,9 +88,13 @@ std::string audit_summary(const Fabric& fabric, const Detection& detection, cons
   auto out = std::back_inserter(text);
   fmt::format_to(out, "{}tables: {}\n", audit_fabric_line(fabric, detection), tables_line(tables));
   for (const std::string& warning : tables.warnings) fmt::format_to(out, "warning: {}\n", warning);
-  fmt::format_to(out, "pairs: {}\nunreachable: {}\nloops: {}\ncredit loops: {}\nup/down violations: {}\nnon-minimal: {}\n",
-             correctness.pairs, correctness.unreachable, correctness.loops, correctness.credit_loops,
-             correctness.updown_violations, correctness.non_minimal);
+  // Reachability and loops cover every LID of every range, whatever offsets contention uses.
+  const std::string every_lid =
+      audit.lmc > 0 ? fmt::format(" (CA pairs x {} LIDs each: every LID of every range)", 1 << audit.lmc) : "";
+  fmt::format_to(out,
+                 "pairs: {}{}\nunreachable: {}\nloops: {}\ncredit loops: {}\nup/down violations: {}\nnon-minimal: {}\n",
+                 correctness.pairs, every_lid, correctness.unreachable, correctness.loops, correctness.credit_loops,
+                 correctness.updown_violations, correctness.non_minimal);
   fmt::format_to(out, "VLs used: {} (SLs {})\n", fmt::join(bits_of(correctness.vls_used), ","),
                  fmt::join(bits_of(correctness.sls_used), ","));
   if (correctness.disconnected > 0)

@@ -6,11 +6,6 @@
 
 namespace ftclos {
 
-uint64_t port_guid(const Node& node, int port) {
-  if (const uint64_t guid = node.ports[port].guid; guid != 0) return guid;
-  return node.is_switch() ? node.guid : node.guid + port;
-}
-
 std::unordered_map<uint64_t, PortRef> index_port_guids(const Fabric& fabric) {
   std::unordered_map<uint64_t, PortRef> index;
   for (int i = 0; i < fabric.size(); ++i) {

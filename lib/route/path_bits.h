@@ -13,12 +13,7 @@
 
 namespace ftclos {
 
-/// The GUID of port `port` of `node` as the subnet sees it: Port::guid when
-/// the input gives one, otherwise what ibsim uses: the node GUID for a
-/// switch (its port 0 carries it), node GUID + port number for a CA port.
-uint64_t port_guid(const Node& node, int port);
-
-/// The ports LIDs are addressed to, by port_guid: a switch's port 0 and every CA port.
+/// The ports LIDs are addressed to, by port_guid (core/fabric.h): a switch's port 0 and every CA port.
 std::unordered_map<uint64_t, PortRef> index_port_guids(const Fabric& fabric);
 
 /// Hands the lines to `sink` in chunks of about a megabyte (a file need not

@@ -89,6 +89,71 @@ for command in detect route pathbits audit patterns; do
     fail "$command --root-guid-file with a bad line: exit $rc, $(cat "$work/err")"
 done
 
+# Hint files checked against the fabric (each once named every host
+# "attached", or was ignored): exit 2 naming the GUID and file:line.
+hca=$(awk '/^caguid=/ {sub("caguid=", ""); print; exit}' "$work/io.net")
+printf '# another cluster\n0x1234\n' >"$work/unknown.guids"
+printf '%s\n' "$hca" >"$work/ca.guids"
+for command in detect route audit; do
+  usage_error "$command --cn-guid-file of unknown GUIDs" $command "$work/io.net" --cn-guid-file "$work/unknown.guids"
+  grep -q "unknown.guids:2: GUID 0x0000000000001234 names no node of the fabric" "$work/err" ||
+    fail "$command --cn-guid-file of unknown GUIDs: $(cat "$work/err")"
+  usage_error "$command --root-guid-file naming a CA" $command "$work/io.net" --root-guid-file "$work/ca.guids"
+  grep -q "ca.guids:1: GUID $hca names CA" "$work/err" || fail "$command root naming a CA: $(cat "$work/err")"
+  usage_error "$command: one CA in --io-guid-file and --cn-guid-file" $command "$work/io.net" \
+    --io-guid-file "$work/ca.guids" --cn-guid-file "$work/ca.guids"
+  grep -q "ca.guids:1: GUID $hca names .*, which .*ca.guids:1 (GUID $hca) names a compute CA" "$work/err" ||
+    fail "$command: one CA in both files: $(cat "$work/err")"
+done
+
+# A cable listed at one end only (ibsim refuses the file too) and a switch
+# GUID that is also a CA's port GUID: exit 2 naming both lines.
+printf 'Switch 4 "S"\n[1] "A"[1]\n[2] "B"[1]\n\nHca 1 "A"\n[1] "S"[1]\n\nHca 2 "B"\n[2] "S"[3]\n' >"$work/one-end.net"
+usage_error "route of a cable listed at one end" route "$work/one-end.net"
+grep -q 'one-end.net:3: "S"\[2\] lists "B"\[1\], but the record of "B" at .*one-end.net:8 does not list its port 1' \
+  "$work/err" || fail "cable listed at one end: $(cat "$work/err")"
+printf 'switchguid=0x20\nSwitch 4 "S"\n[1] "A"[1]\n\nHca 1 "A"\n[1](20) "S"[1]\n' >"$work/guid-twice.net"
+usage_error "route of a switch GUID that is a CA port GUID" route "$work/guid-twice.net"
+grep -q 'guid-twice.net:6: port GUID 0x0000000000000020 of "A" is also the node GUID of "S" at .*guid-twice.net:2' \
+  "$work/err" || fail "switch GUID = CA port GUID: $(cat "$work/err")"
+
+# audit of LMC 2 tables whose offsets 1-3 are gone (3 of 4 CA LIDs black
+# holes): every LID counts, whichever offset the sources use (once
+# "unreachable: 0", exit 0).
+"$FTCLOS" route "$net" --lmc 2 -o "$work/lmc2.dump" 2>/dev/null
+python3 -c 'import re, sys
+for line in sys.stdin:  # CA LIDs are 4-aligned: offsets 1-3 go to port 0, the switch itself
+    if "Channel Adapter" in line and int(line.split()[0], 16) % 4 != 0: line = re.sub(r"^(\S+) \S+", r"\1 000", line)
+    sys.stdout.write(line)' <"$work/lmc2.dump" >"$work/lmc2-holes.dump"
+"$FTCLOS" audit "$net" "$work/lmc2-holes.dump" >"$work/out" 2>/dev/null
+rc=$?
+cas=$(grep -c '^Hca' "$net")
+[ $rc -eq 1 ] && grep -q "^pairs: $((cas * (cas - 1) * 4)) (CA pairs x 4 LIDs each" "$work/out" &&
+  grep -q "^unreachable: $((cas * (cas - 1) * 3))$" "$work/out" ||
+  fail "audit of LMC 2 tables with 3 of 4 LIDs black holes: exit $rc, $(grep -E '^(pairs|unreachable)' "$work/out")"
+
+# A path-bits file that names no CA is no path bits; --instances must be positive.
+printf '# nothing\n' >"$work/empty.bits"
+usage_error "audit --pathbits of an empty file" audit "$net" "$work/lmc2.dump" --pathbits "$work/empty.bits"
+usage_error "audit --instances 0" audit "$net" --pattern random --instances 0
+usage_error "audit --instances -1" audit "$net" --pattern random --instances -1
+
+# Without --sl the dump is all OpenSM's file engine loads, every packet on
+# VL 0: layered on a torus (deadlock-free on its SLs only) is refused, auto
+# routes tables with no credit loop on VL 0 (the dump audited without --sl).
+"$FTCLOS" gen torus --x 4 --y 4 --hosts 2 -o "$work/torus.net" 2>/dev/null
+usage_error "route layered on a torus without --sl" route "$work/torus.net" --scheme layered -o "$work/torus.dump"
+grep -q "needs its SLs for deadlock freedom" "$work/err" || fail "layered without --sl: $(cat "$work/err")"
+[ ! -e "$work/torus.dump" ] || fail "layered without --sl: wrote the dump"
+"$FTCLOS" route "$work/torus.net" --scheme layered --sl "$work/torus.sl" -o "$work/torus.dump" 2>/dev/null ||
+  fail "route layered on a torus with --sl: exit $?"
+"$FTCLOS" gen ring --switches 8 --hosts 2 -o "$work/ring.net" 2>/dev/null
+for topo in "$work/torus.net" "$work/ring.net"; do
+  "$FTCLOS" route "$topo" -o "$work/auto.dump" 2>/dev/null || fail "route auto without --sl on $topo: exit $?"
+  "$FTCLOS" audit "$topo" "$work/auto.dump" >"$work/out" 2>/dev/null
+  grep -q "^credit loops: 0$" "$work/out" || fail "route auto without --sl on $topo: $(grep '^credit' "$work/out")"
+done
+
 # --previous: the earlier tables' LIDs, so --lmc does not go with it.
 "$FTCLOS" route "$net" -o "$work/old.dump" 2>/dev/null
 "$FTCLOS" route "$net" --previous "$work/old.dump" -o "$work/kept.dump" 2>"$work/err" &&

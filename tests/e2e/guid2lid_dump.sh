@@ -26,7 +26,9 @@ cases=("ft-8-3|auto|2" "clos2-4-4-8-io2|auto|0" "rfc-8-16-3-seed1|updown|0|polis
 # run_case FABRIC SCHEME LMC DIR
 run_case() {
   local fabric=$1 scheme=$2 lmc=$3 dir=$4 polish=${5:-}
-  local route_args=(--scheme "$scheme")
+  # --sl: the plugin's tables may rely on SLs (detour SLs for storage hosts),
+  # which route without --sl may not (it then wants them deadlock-free on VL 0).
+  local route_args=(--scheme "$scheme" --sl "$dir/ftclos.sl")
   [ "$polish" != polish=off ] || route_args+=(--no-polish)
   local net=$root/ibsim-topos/$fabric.net sock=ftclos-guid2lid-$$-$(basename "$dir")
   start_ibsim "$sock" "$net" "$dir/ibsim.log" || return 1

@@ -15,6 +15,8 @@
 #                   OpenSM's next engine (routing_engine ftclos,updn) routes;
 #   bad-hint        io_guid_file names a file that does not exist: ERR 13
 #                   with the system's reason, updn routes;
+#   root-is-a-ca    root_guid_file names a CA's port GUID: ERR 13 naming the
+#                   GUID and file:line (once ignored silently), updn routes;
 #   unroutable      scheme=mikant on FT(8,2): logged, updn routes;
 #   unreachable     scheme=updown on MiKANT(3,3), where leaves share no
 #                   ancestor: the plugin refuses tables that leave CAs apart;
@@ -183,12 +185,15 @@ fallback() {
   grep -E "ftclos ERR|version mismatch|cannot find or setup" "$dir/osm.log" | sed 's/^[^>]*-> /log: /' | awk '!seen[$0]++' | head -2
 }
 
+# H-0.0's port GUID: a root file that names a CA.
+echo 0xf7c1100000000101 >"$work/root-ca.guids"
 cases=(
   "link-failure|link_failure"
   "path-sl|path_sl"
   "bad-version|fallback ft-8-2 ftclos,minhop osmftclos_badversion scheme=dmodk 0 minhop OpenSM.version.mismatch cannot.find.or.setup.routing.engine..ftclos"
   "bad-option|fallback ft-8-2 ftclos,updn osmftclos scheme=bogus 0 updn bad.event_plugin_options unknown.scheme..bogus"
   "bad-hint|fallback ft-8-2 ftclos,updn osmftclos io_guid_file=/nonexistent/io-guids 0 updn ERR.13:.cannot.use.a.hint.file:.*/nonexistent/io-guids"
+  "root-is-a-ca|fallback ft-8-2 ftclos,updn osmftclos root_guid_file=$work/root-ca.guids 0 updn ERR.13:.cannot.use.a.hint.file:.*root-ca.guids:1:.GUID.0xf7c1100000000101.names.CA"
   "unroutable|fallback ft-8-2 ftclos,updn osmftclos scheme=mikant 0 updn scheme.mikant.cannot.route.this.fabric falls.back"
   "unreachable|fallback mikant-3-3 ftclos osmftclos scheme=updown 0 minhop leaves.CAs.unreachable"
   "lmc-shortfall|fallback ft-8-2 ftclos,updn osmftclos scheme=nonblocking,lmc_shortfall=refuse 0 updn lmc_shortfall=refuse"

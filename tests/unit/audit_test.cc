@@ -376,13 +376,16 @@ Reference brute_force(const AuditInput& in) {
   for (int s : cas)
     for (int d : cas) {
       if (s == d) continue;
-      std::vector<int> offsets;
-      if (in.offsets.mode == OffsetChoice::Mode::kAllOffsets) {
-        for (int o = 0; o < in.lids.lids_per_ca(); ++o) offsets.push_back(o);
-      } else {
-        offsets.push_back(in.offsets.mode == OffsetChoice::Mode::kFixed ? in.offsets.offset : in.offsets.path_bits[s]);
-      }
-      for (int o : offsets) {
+      // Correctness takes every offset; contention only the chosen ones.
+      auto chosen = [&](int o) {
+        switch (in.offsets.mode) {
+          case OffsetChoice::Mode::kAllOffsets: return true;
+          case OffsetChoice::Mode::kFixed: return o == in.offsets.offset;
+          case OffsetChoice::Mode::kPathBits: return o == in.offsets.path_bits[s];
+        }
+        return false;
+      };
+      for (int o = 0; o < in.lids.lids_per_ca(); ++o) {
         ++out.counts.pairs;
         const Trace path = trace(in.fabric, in.lids, in.lfts, s, in.lids.base[d] + o);
         if (path.outcome == Trace::Outcome::kLoop) {
@@ -395,6 +398,7 @@ Reference brute_force(const AuditInput& in) {
         }
         out.counts.updown_violations += !is_up_down(in.fabric, in.levels, path);
         out.counts.non_minimal += static_cast<int>(path.hops.size()) > shortest_links(in.fabric, s, d);
+        if (!chosen(o)) continue;
         for (const PortRef hop : path.hops)
           if (in.fabric.node(hop.node).is_switch() && in.fabric.node(in.fabric.peer(hop).node).is_switch())
             ++out.on_channel[hop][{s, d}];
@@ -495,6 +499,31 @@ void expect_same_as_brute_force(const AuditInput& in) {
     weight += it->second / scale;
   }
   EXPECT_DOUBLE_EQ(weight, contention.worst_case);
+}
+
+// LMC 2 tables whose offsets 1-3 lead nowhere (every CA LID but the base one
+// is a black hole at every switch), audited with every source on offset 0:
+// 3 of every 4 routes are unreachable, whichever offsets contention uses.
+// (The old audit walked offset 0 only: unreachable 0, tables "sound".)
+TEST(AuditCorrectness, Lmc2TablesWithThreeOfFourLidsBlackHoledAreUnreachable) {
+  Routed routed = route_fabric(*make_dmodk_scheme(), generated(generate_ftree(4, 3)), 2);
+  ASSERT_TRUE(routed.status.ok()) << routed.status.message();
+  long cas = 0;
+  for (int i = 0; i < routed.fabric.size(); ++i) {
+    if (routed.fabric.node(i).is_switch()) continue;
+    ++cas;
+    for (int offset = 1; offset < 4; ++offset)
+      for (std::vector<uint8_t>& table : routed.routing.lfts.port)
+        if (!table.empty()) table[routed.lids.base[i] + offset] = kNoPath;
+  }
+  for (const OffsetChoice::Mode mode :
+       {OffsetChoice::Mode::kFixed, OffsetChoice::Mode::kPathBits, OffsetChoice::Mode::kAllOffsets}) {
+    SCOPED_TRACE(describe(OffsetChoice{mode, 0, {}}));
+    const Correctness c = check_correctness(input_of(routed, mode));
+    EXPECT_EQ(c.pairs, cas * (cas - 1) * 4);
+    EXPECT_EQ(c.unreachable, cas * (cas - 1) * 3);
+    EXPECT_EQ(c.loops, 0);
+  }
 }
 
 // D-mod-k tables of FT(4,3) with a share of the entries replaced by random ports or kNoPath.

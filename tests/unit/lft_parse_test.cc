@@ -585,6 +585,17 @@ TEST(PathBitsParse, NegativeBitsAreAnError) {
   }
 }
 
+// An empty file (or one of comments only) would put every CA on offset 0
+// under the name "path bits": refused, naming the file.
+TEST(PathBitsParse, EmptyOrCommentOnlyFileIsAnError) {
+  const Fabric fabric = tiny();
+  for (const char* text : {"", "\n\n", "# path bits of nobody\n"}) {
+    Result<std::vector<int>> bits = parse_path_bits(fabric, 2, {"bits", text});
+    ASSERT_FALSE(bits.ok()) << '"' << text << '"';
+    EXPECT_EQ(bits.status().message(), "bits: no path bits: expected \"0xGUID BITS\" lines for the CAs of the fabric");
+  }
+}
+
 // A file on disk is mapped, and reads as the same text held in memory;
 // errors still name the file and line.
 TEST(LftParse, MappedFileReadsAsTheTextInMemory) {

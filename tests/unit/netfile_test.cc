@@ -125,8 +125,8 @@ Switch 2 "b"
 )", "dup.net");
   ASSERT_FALSE(fabric.ok());
   EXPECT_EQ(fabric.status().message(),
-            "dup.net:6: node GUID 0x0000000000000010 of \"b\" is also the GUID of \"a\" at dup.net:2; expected one "
-            "GUID per node");
+            "dup.net:6: node GUID 0x0000000000000010 of \"b\" is also the node GUID of \"a\" at dup.net:2; expected "
+            "every GUID to name one node");
 }
 
 // ibnetdiscover's output for the example above, as ibsim serves it.
@@ -188,8 +188,8 @@ TEST(Netfile, ReadsIbnetdiscoverOutput) {
   EXPECT_EQ(PeerOf(*fabric, "S-0000000000200001", 3), "S-0000000000200000[3]");
 }
 
-// Real cluster flavour: enhanced port 0, LIDs and LMCs, HDR, and port GUIDs
-// that only the switch side gives.
+// Real cluster flavour: enhanced port 0, LIDs and LMCs, HDR, and a port
+// GUID and rate that only the switch side gives.
 constexpr std::string_view kClusterOutput = R"(switchguid=0x2c90300a1b2c0(2c90300a1b2c0)
 Switch	36 "S-0002c90300a1b2c0"		# "MF0;leaf01:MSB7700/U1" enhanced port 0 lid 12 lmc 0
 [1]	"H-0002c90300fe0010"[1](2c90300fe0011) 		# "node001 HCA-1" lid 6 4xHDR
@@ -206,6 +206,7 @@ Ca	1 "H-0002c90300fe0010"		# "node001 HCA-1"
 
 caguid=0x2c90300fe0020
 Ca	1 "H-0002c90300fe0020"		# "node002 HCA-1"
+[1]	"S-0002c90300a1b2c0"[2]
 )";
 
 TEST(Netfile, ReadsLidsAndPortGuidsOfClusterOutput) {
@@ -271,7 +272,7 @@ TEST(Netfile, WritesRatesAsIbnetdiscoverAndIbsimDo) {
 
 TEST(Netfile, TakesCaLidsFromPortLinesOnly) {
   Result<Fabric> fabric = parse_netfile("Ca 1 \"H-1\"\t\t# \"host\" lid 9 lmc 1\n[1] \"H-2\"[1]\t\t# lid 4 lmc 0\n\n"
-                                        "Ca 1 \"H-2\"\n",
+                                        "Ca 1 \"H-2\"\n[1] \"H-1\"[1]\n",
                                         "t.net");
   ASSERT_TRUE(fabric.ok()) << fabric.status().message();
   EXPECT_EQ(NodeNamed(*fabric, "H-1").ports[0].lid, 0);
@@ -279,26 +280,23 @@ TEST(Netfile, TakesCaLidsFromPortLinesOnly) {
   EXPECT_EQ(NodeNamed(*fabric, "H-1").ports[1].lid, 4);
 }
 
-TEST(Netfile, AcceptsLinkListedOnOneEnd) {
+TEST(Netfile, AcceptsUncabledPortsAndIdleSwitches) {
   Result<Fabric> fabric = parse_netfile(R"(Switch 4 "S"
 [1] "A"[1]
 [2] "B"[1]
 
 Hca 1 "A"
+[1] "S"[1]
 
 Hca 1 "B"
 [1] "S"[2]
-
-Hca 1 "C"
-[1] "S"[3]
 
 Switch 8 "idle")",
                                         "t.net");
   ASSERT_TRUE(fabric.ok()) << fabric.status().message();
   EXPECT_EQ(PeerOf(*fabric, "A", 1), "S[1]");
   EXPECT_EQ(PeerOf(*fabric, "S", 2), "B[1]");
-  EXPECT_EQ(PeerOf(*fabric, "S", 3), "C[1]");
-  EXPECT_EQ(PeerOf(*fabric, "S", 4), "none");
+  EXPECT_EQ(PeerOf(*fabric, "S", 3), "none");
   EXPECT_EQ(NodeNamed(*fabric, "idle").num_ports, 8);
 }
 
@@ -395,7 +393,7 @@ TEST(Netfile, RejectsPortOutsideNodeRange) {
 }
 
 TEST(Netfile, RejectsTwoPeersForOnePort) {
-  constexpr std::string_view kNodes = "\nSwitch 8 \"B\"\n\nSwitch 8 \"C\"\n";
+  constexpr std::string_view kNodes = "\nSwitch 8 \"B\"\n[1] \"A\"[1]\n\nSwitch 8 \"C\"\n";
   EXPECT_EQ(ErrorOf(fmt::format("Switch 8 \"A\"\n[1] \"B\"[1]\n[1] \"B\"[1]\n{}", kNodes)), "no error");
   EXPECT_EQ(ErrorOf(fmt::format("Switch 8 \"A\"\n[1] \"B\"[1]\n[1] \"C\"[1]\n{}", kNodes)),
             "t.net:3: port 1 of \"A\" has two peers: \"C\"[1] here and \"B\"[1] at t.net:2");
@@ -407,11 +405,42 @@ TEST(Netfile, RejectsInconsistentEnds) {
   // The far end lists the cable, but at another of its ports.
   EXPECT_EQ(ErrorOf("Switch 8 \"A\"\n[1] \"B\"[2]\n\nSwitch 8 \"B\"\n[3] \"A\"[1]\n"),
             "t.net:5: \"B\"[3] lists \"A\"[1], but t.net:2 lists \"B\"[2] at \"A\"[1]; expected \"B\"[3]");
-  // Two one-sided listings claim the same far port.
+  // Two one-sided listings claim the same far port: the first is refused already.
   EXPECT_EQ(ErrorOf("Switch 8 \"A\"\n[1] \"C\"[1]\n\nSwitch 8 \"B\"\n[1] \"C\"[1]\n\nHca 1 \"C\"\n"),
-            "t.net:5: \"B\"[1] lists \"C\"[1], but t.net:2 already cables that port to \"A\"[1]");
+            "t.net:2: \"A\"[1] lists \"C\"[1], but the record of \"C\" at t.net:7 does not list its port 1; "
+            "expected [1] \"A\"[1] there (a cable is listed at both ends)");
   EXPECT_EQ(ErrorOf("Switch 8 \"S\"\n[1] \"H\"[1](11)\n\nHca 1 \"H\"\n[1](12) \"S\"[1]\n"),
             "t.net:2: port GUID 11 of \"H\"[1] differs from 12 at t.net:5");
+}
+
+// Switch S lists A on its port 2; A's record lists T on its port 2 and
+// nothing on port 1. ibsim refuses the file; the old reader cabled S[2] to
+// A[1], a port A's own record says is empty, and routed over it.
+TEST(Netfile, CableListedAtOneEndOnlyIsAnError) {
+  EXPECT_EQ(ErrorOf("Switch 8 \"S\"\n[1] \"T\"[1]\n[2] \"A\"[1]\n\nSwitch 8 \"T\"\n[1] \"S\"[1]\n[2] \"A\"[2]\n\n"
+                    "Hca 2 \"A\"\n[2] \"T\"[2]\n"),
+            "t.net:3: \"S\"[2] lists \"A\"[1], but the record of \"A\" at t.net:9 does not list its port 1; "
+            "expected [1] \"S\"[2] there (a cable is listed at both ends)");
+}
+
+// S's switch GUID is also H-1's port GUID: a dump would name two ports by
+// one GUID, and ftclos's own audit refuses it. Both lines are named.
+TEST(Netfile, SwitchGuidEqualToACaPortGuidIsAnError) {
+  EXPECT_EQ(ErrorOf("switchguid=0x20\nSwitch 8 \"S\"\n[1] \"H-1\"[1]\n[2] \"H-2\"[1]\n\ncaguid=0x100\nHca 1 \"H-1\"\n"
+                    "[1](20) \"S\"[1]\n\ncaguid=0x200\nHca 1 \"H-2\"\n[1](201) \"S\"[2]\n"),
+            "t.net:8: port GUID 0x0000000000000020 of \"H-1\" is also the node GUID of \"S\" at t.net:2; expected "
+            "every GUID to name one node");
+  // Port GUIDs two CAs share; and a CA port GUID derived (node GUID + port) onto another CA's node GUID.
+  EXPECT_EQ(ErrorOf("Switch 8 \"S\"\n[1] \"H-1\"[1]\n[2] \"H-2\"[1]\n\nHca 1 \"H-1\"\n[1](77) \"S\"[1]\n\n"
+                    "Hca 1 \"H-2\"\n[1](77) \"S\"[2]\n"),
+            "t.net:9: port GUID 0x0000000000000077 of \"H-2\" is also the port GUID of \"H-1\" at t.net:6; expected "
+            "every GUID to name one node");
+  EXPECT_EQ(ErrorOf("Switch 8 \"S\"\n[1] \"H-1\"[1]\n[2] \"H-2\"[1]\n\ncaguid=0x100\nHca 1 \"H-1\"\n[1] \"S\"[1]\n\n"
+                    "caguid=0x101\nHca 1 \"H-2\"\n[1] \"S\"[2]\n"),
+            "t.net:7: port GUID 0x0000000000000101 of \"H-1\" is also the node GUID of \"H-2\" at t.net:10; "
+            "expected every GUID to name one node");
+  // A CA whose node GUID is its port 1 GUID (as on many HCAs) is fine.
+  EXPECT_EQ(ErrorOf("Switch 8 \"S\"\n[1] \"H-1\"[1]\n\ncaguid=0x100\nHca 1 \"H-1\"\n[1](100) \"S\"[1]\n"), "no error");
 }
 
 TEST(Netfile, RejectsBadHeader) {

@@ -375,9 +375,10 @@ TEST(RealFabrics, IoGuidFileOverridesTheGuess) {
   std::string text = "# storage\n\n";
   for (const std::string& name : log.io_hosts) text += format_guid(fabric.node(*fabric.find(name)).ports[1].guid) + "\n";
   ASSERT_TRUE(write_file(path, text).ok());
-  Result<HostHints> hints = read_host_hints({.io_guid_file = path});
+  Result<ReadHints> hints = read_host_hints({.io_guid_file = path}, fabric);
   ASSERT_TRUE(hints.ok()) << hints.status().message();
-  const Detection detection = detect(fabric, *hints);
+  EXPECT_TRUE(hints->warnings.empty());
+  const Detection detection = detect(fabric, hints->hints);
   ASSERT_FALSE(detection.families.empty()) << detection.unknown_reason;
   EXPECT_EQ(detection.families.front().family, Family::kClos2);
   EXPECT_FALSE(detection.degraded());
@@ -388,7 +389,7 @@ TEST(RealFabrics, IoGuidFileOverridesTheGuess) {
 TEST(RealFabrics, GuidFileErrorsNameFileAndLine) {
   const std::string path = ::testing::TempDir() + "/bad_guids";
   ASSERT_TRUE(write_file(path, "0x10\nnot-a-guid\n").ok());
-  Result<HostHints> hints = read_host_hints({.cn_guid_file = path});
+  Result<ReadHints> hints = read_host_hints({.cn_guid_file = path}, *generate_clos2(4, 4, 2));
   ASSERT_FALSE(hints.ok());
   EXPECT_NE(hints.status().message().find(path + ":2: expected one GUID"), std::string::npos) << hints.status().message();
 }

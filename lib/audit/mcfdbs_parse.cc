@@ -55,6 +55,7 @@ Result<std::vector<McastForwarding>> parse_mcfdbs(const Fabric& fabric, const Te
     }
     if (group.ports[node].empty()) return fail(fmt::format("MLID 0x{:04X} has no ports", mlid));
   }
+  if (!lines.status().ok()) return lines.status();
   std::vector<McastForwarding> groups;
   for (auto& entry : by_mlid) groups.push_back(std::move(entry.second));
   return groups;

@@ -106,6 +106,7 @@ Result<PathSls> parse_sl_file(const Fabric& fabric, const LidMap& lids, const Te
       return fail(fmt::format("expected \"dlid\" or \"pair\", got \"{}\"", kind));
     }
   }
+  if (!lines.status().ok()) return lines.status();
   if (!header) return Status::Error(fmt::format("{}: empty; expected \"{}\" first", file.name, kMagic));
   for (const auto& [key, value] : pairs)
     if (value.first != out.dest_sl[key.second]) out.exceptions.push_back({key.second, key.first, value.first});

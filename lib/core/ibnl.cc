@@ -92,7 +92,7 @@ Result<IbnlFile> Parser::parse(std::string_view text) {
 Status Parser::parse_line(const std::vector<std::string_view>& words, int line) {
   const std::string_view keyword = words[0];
   if (keyword == "SYSTEM" || keyword == "TOPSYSTEM") return start_section(words, line);
-  if (!section_) return error(line, fmt::format("expected SYSTEM or TOPSYSTEM, got \"{}\"", keyword));
+  if (!section_) return error(line, fmt::format("expected SYSTEM or TOPSYSTEM, got \"{}\"", excerpt(keyword)));
   if (keyword == "NODE") return start_node(words, line);
   if (keyword == "SUBSYSTEM") return start_subsystem(words, line);
   // `CFG: leaf1=12x` under a SUBSYSTEM header: ibdm parses these modifiers but
@@ -102,7 +102,7 @@ Status Parser::parse_line(const std::vector<std::string_view>& words, int line) 
   // `U1=isChaBma` after TOPSYSTEM: node attributes, which the fabric model has no place for.
   if (section_ == &file_.top && section_->instances.empty() && keyword.find('=') != std::string_view::npos)
     return Status::Ok();
-  return error(line, fmt::format("expected NODE, SUBSYSTEM or a link line PORT -> TARGET, got \"{}\"", keyword));
+  return error(line, fmt::format("expected NODE, SUBSYSTEM or a link line PORT -> TARGET, got \"{}\"", excerpt(keyword)));
 }
 
 Status Parser::start_section(const std::vector<std::string_view>& words, int line) {

@@ -1,13 +1,50 @@
 // ftclos: one command, many subcommands; each lives in its own cmd_*.cc and
 // only parses arguments, calls lib/ and prints. Exit status: 0 success, 1 a
-// finding that fails (unreachable pairs, a fabric no family fits), 2 bad
-// input or usage (CLI11's message on stderr).
+// finding (unreachable pairs, a fabric no family fits, a scheme that cannot
+// route it), 2 bad input or usage (CLI11's message on stderr), a failed
+// write included, standard output's too.
 #include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <string_view>
+#include <system_error>
+#include <vector>
 
 #include "cli_common.h"
 #include "commands.h"
+#include "core/closest_name.h"
 #include "core/version.h"
 #include "core/workers.h"
+
+namespace {
+
+// A word where the subcommand goes that names none: CLI11 would only say
+// that a subcommand is required.
+int unknown_subcommand(const std::string& word) {
+  std::vector<std::string_view> names;
+  for (const ftclos::cli::Command& command : ftclos::cli::kCommands) names.push_back(command.name);
+  const std::string_view closest = ftclos::closest_name(word, names);
+  fmt::print(stderr, "ftclos: unknown subcommand \"{}\"{}; `ftclos --help` lists them\n", ftclos::excerpt(word),
+             closest.empty() ? "" : fmt::format("; did you mean \"{}\"?", closest));
+  return 2;
+}
+
+// A report that never reached standard output (/dev/full, a closed pipe)
+// is a failed write, not a success.
+int check_standard_output(int code) {
+  std::cout.flush();
+  const bool flushed = std::fflush(stdout) == 0;
+  const int error = errno;
+  if (flushed && !std::ferror(stdout) && std::cout.good()) return code;
+  fmt::print(stderr, "ftclos: cannot write standard output: {}\n", flushed ? "a write failed" : std::strerror(error));
+  return 2;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"ftclos: recognize, route and audit InfiniBand fat-tree and folded-Clos fabrics"};
@@ -16,14 +53,20 @@ int main(int argc, char** argv) {
   app.add_option_function<int>("-j,--jobs", ftclos::set_max_workers,
                                 "Threads routing and the audits use (default: one per CPU it may run on); "
                                 "any count gives the same results")
-      ->check(CLI::PositiveNumber);
+      ->check(ftclos::cli::whole_number_in(1, 4096));
   app.require_subcommand(1);
   for (const ftclos::cli::Command& command : ftclos::cli::kCommands) command.add(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
+    if (app.get_subcommands().empty() && e.get_exit_code() != 0)
+      for (const std::string& word : app.remaining())
+        if (!word.starts_with('-')) return unknown_subcommand(word);
     const int code = app.exit(e);  // prints help, the version or the usage error
     return code == 0 ? 0 : 2;
+  } catch (const std::system_error& e) {  // fmt::print could not write standard output
+    fmt::print(stderr, "ftclos: cannot write standard output: {}\n", e.code().message());
+    return 2;
   }
-  return ftclos::cli::exit_code();
+  return check_standard_output(ftclos::cli::exit_code());
 }

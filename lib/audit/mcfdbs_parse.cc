@@ -47,7 +47,8 @@ Result<std::vector<McastForwarding>> parse_mcfdbs(const Fabric& fabric, const Te
     std::string_view rest = line.substr(colon + 1);
     for (std::string_view token = text::take_token(rest); !token.empty(); token = text::take_token(rest)) {
       int port = 0;
-      if (!text::parse_number(token, port)) return fail(fmt::format("expected a port number, not \"{}\"", token));
+      if (!text::parse_number(token, port))
+        return fail(fmt::format("expected a port number, not \"{}\"", excerpt(token)));
       if (port > fabric.node(node).num_ports)
         return fail(fmt::format("port {} is above {}'s {} ports", port, fabric.node(node).display_name(),
                                 fabric.node(node).num_ports));

@@ -100,8 +100,8 @@ Result<int> create_temporary(const std::string& path, mode_t mode, std::string& 
 }  // namespace
 
 Status line_too_long(std::string_view name, int number) {
-  return Status::Error(
-      fmt::format("{}:{}: a line of more than {} KiB; no line of this format is that long", name, number, kMaxLineBytes >> 10));
+  return Status::Error(fmt::format("{}:{}: a line of more than {} KiB; no line of this format is that long", name,
+                                   number, kMaxLineBytes >> 10));
 }
 
 Status check_line_lengths(std::string_view text, std::string_view name) {

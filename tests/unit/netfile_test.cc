@@ -444,6 +444,14 @@ TEST(Netfile, RejectsLinesOutsideRecordsAndUnknownKeywords) {
             "t.net:2: expected an LMC 0..7 after \"lmc\"");
 }
 
+// A 3 MB keyword was echoed whole in the error.
+TEST(Netfile, LongUnknownKeywordIsQuotedInPart) {
+  const std::string error = ErrorOf(std::string(60000, 'k') + "\n");
+  EXPECT_TRUE(error.starts_with("t.net:1: unknown keyword \"" + std::string(200, 'k') + "... (59800 more bytes)\""))
+      << error.substr(0, 300);
+  EXPECT_LT(error.size(), 500u);
+}
+
 class NetfileOnDisk : public testing::Test {
  protected:
   void SetUp() override {

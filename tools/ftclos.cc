@@ -33,7 +33,7 @@ int unknown_subcommand(const std::string& word) {
   return 2;
 }
 
-// A report that never reached standard output (/dev/full, a closed pipe)
+// A report that never reached standard output (/dev/full, a full disk)
 // is a failed write, not a success.
 int check_standard_output(int code) {
   std::cout.flush();

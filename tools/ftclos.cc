@@ -5,6 +5,7 @@
 // write included, standard output's too.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <cerrno>
 #include <cstdio>
@@ -22,15 +23,28 @@
 
 namespace {
 
-// A word where the subcommand goes that names none: CLI11 would only say
-// that a subcommand is required.
-int unknown_subcommand(const std::string& word) {
-  std::vector<std::string_view> names;
-  for (const ftclos::cli::Command& command : ftclos::cli::kCommands) names.push_back(command.name);
-  const std::string_view closest = ftclos::closest_name(word, names);
-  fmt::print(stderr, "ftclos: unknown subcommand \"{}\"{}; `ftclos --help` lists them\n", ftclos::excerpt(word),
-             closest.empty() ? "" : fmt::format("; did you mean \"{}\"?", closest));
-  return 2;
+// A word where a subcommand goes (`ftclos WORD`, `ftclos gen WORD`) that
+// names none: CLI11 would only say that a subcommand is required. Returns 2
+// after saying so, or 0 when that is not the error.
+int unknown_subcommand(CLI::App& app) {
+  CLI::App* parent = &app;
+  std::string command = "ftclos";
+  while (!parent->get_subcommands().empty()) {
+    parent = parent->get_subcommands().front();
+    command += " " + parent->get_name();
+  }
+  if (parent->get_require_subcommand_min() == 0) return 0;
+  std::vector<std::string> names;
+  for (const CLI::App* sub : parent->get_subcommands([](CLI::App*) { return true; })) names.push_back(sub->get_name());
+  const std::vector<std::string_view> known(names.begin(), names.end());
+  for (const std::string& word : parent->remaining()) {
+    if (word.starts_with('-')) continue;
+    const std::string_view closest = ftclos::closest_name(word, known);
+    fmt::print(stderr, "{}: unknown subcommand \"{}\"{} Subcommands: {}\n", command, ftclos::excerpt(word),
+               closest.empty() ? "." : fmt::format("; did you mean \"{}\"?", closest), fmt::join(names, ", "));
+    return 2;
+  }
+  return 0;
 }
 
 // A report that never reached standard output (/dev/full, a full disk)
@@ -59,9 +73,8 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    if (app.get_subcommands().empty() && e.get_exit_code() != 0)
-      for (const std::string& word : app.remaining())
-        if (!word.starts_with('-')) return unknown_subcommand(word);
+    if (e.get_exit_code() != 0)
+      if (const int code = unknown_subcommand(app); code != 0) return code;
     const int code = app.exit(e);  // prints help, the version or the usage error
     return code == 0 ? 0 : 2;
   } catch (const std::system_error& e) {  // fmt::print could not write standard output

@@ -150,7 +150,9 @@ says "gen ring 10^8 switches" "refusing to generate"
 expect 2 "--jobs 0" --jobs 0 schemes
 says "--jobs 0" "0 is not in 1..4096"
 expect 2 "unknown subcommand" detcet "$net"
-says "unknown subcommand" 'unknown subcommand "detcet"; did you mean "detect"?'
+says "unknown subcommand" 'ftclos: unknown subcommand "detcet"; did you mean "detect"? Subcommands: gen, detect,'
+expect 2 "unknown gen family" gen torsu --x 3
+says "unknown gen family" 'ftclos gen: unknown subcommand "torsu"; did you mean "torus"?'
 
 echo "$failures failures"
 [ "$failures" -eq 0 ]

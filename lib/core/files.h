@@ -89,7 +89,8 @@ class OutputFiles {
   /// Fails with "cannot write PATH: REASON"; the file is then left as it was.
   Status write(const std::string& path, const TextProducer& produce);
   /// Renames every temporary over its target. Fails with "cannot write PATH:
-  /// REASON" on the first that cannot be.
+  /// REASON" on the first that cannot be (those before it are in place: a
+  /// rename in one folder fails only when the folder itself changed).
   Status commit();
 
  private:

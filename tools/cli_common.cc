@@ -184,13 +184,11 @@ Status Outputs::commit() {
 }
 
 Status write_output(const std::string& path, const std::string& text) {
-  return write_output(path, [&](const TextSink& sink) { return sink(text); });
-}
-
-Status write_output(const std::string& path, const TextProducer& produce) {
-  Outputs outputs;
-  if (Status status = outputs.add(path, produce); !status.ok()) return status;
-  return outputs.commit();
+  if (path != "-") return write_file(path, text);
+  Outputs standard_output;
+  if (Status status = standard_output.add(path, [&](const TextSink& sink) { return sink(text); }); !status.ok())
+    return status;
+  return standard_output.commit();
 }
 
 int bad_input(const std::string& command, const Status& status) {

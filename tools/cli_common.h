@@ -82,8 +82,6 @@ class Outputs {
 
 /// One output: `text` to `path`, or to stdout when it is "-".
 Status write_output(const std::string& path, const std::string& text);
-/// The same for text produced chunk by chunk (core/files.h).
-Status write_output(const std::string& path, const TextProducer& produce);
 
 /// Prints "ftclos CMD: what" on stderr and returns 2, the exit status of bad input.
 int bad_input(const std::string& command, const Status& status);

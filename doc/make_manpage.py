@@ -63,7 +63,9 @@ def main(ftclos, out_path):
         *[section(ftclos, [sub]) for sub in subcommands(top)],
         ".SH EXIT STATUS",
         "0 done; 1 a finding that fails (unreachable pairs, loops, a fabric no family fits, a scheme that cannot"
-        " route); 2 bad input or usage (the file, the line and what was expected).",
+        " route); 2 bad input or usage (the file, the line and what was expected; an empty topology or LFT file,"
+        " outputs that name an input or each other), a failed write included, standard output's too."
+        " README.md tabulates them per subcommand.",
         ".SH FILES",
         "The OpenSM routing-engine plugin is \\fIlibosmftclos.so\\fR (package opensm-ftclos); an annotated"
         " opensm.conf is \\fIshare/doc/ftclos/opensm-ftclos.conf\\fR under the install prefix (Debian: \\fI/usr/share/doc/opensm-ftclos/opensm-ftclos.conf\\fR).",

@@ -52,9 +52,13 @@ Result<TableSet> tables_from_files(const Fabric& fabric, const std::vector<std::
 // Routed here by `scheme` at `lmc` (-1: the LMC it asks for), on its own
 // offsets: its path bits, all offsets for multipath.
 Result<TableSet> tables_from_scheme(const Fabric& fabric, const Detection& detection, const std::string& scheme,
-                                    int lmc) {
-  Result<SchemeTables> routed = route_scheme(fabric, detection, scheme, lmc);
-  if (!routed.ok()) return routed.status();
+                                    int lmc, bool& bad_input) {
+  bool caller_mistake = true;
+  Result<SchemeTables> routed = route_scheme(fabric, detection, scheme, lmc, LidSpace::kUnicast, &caller_mistake);
+  if (!routed.ok()) {
+    bad_input = caller_mistake;
+    return routed.status();
+  }
   TableSet set;
   set.origin = fmt::format("scheme {} (LMC {})", scheme, routed->lids.lmc);
   set.lids = std::move(routed->lids);
@@ -113,7 +117,8 @@ std::vector<std::string> set_labels(const TableSources& sources) {
 }  // namespace
 
 Result<std::vector<TableSet>> load_table_sets(const Fabric& fabric, const Detection& detection,
-                                              const TableSources& sources, Progress& progress) {
+                                              const TableSources& sources, Progress& progress, bool& bad_input) {
+  bad_input = true;  // unless a scheme says otherwise
   const std::vector<std::string> labels = set_labels(sources);
   std::vector<TableSet> sets;
   auto add = [&](Result<TableSet> set) -> Status {
@@ -129,7 +134,7 @@ Result<std::vector<TableSet>> load_table_sets(const Fabric& fabric, const Detect
   }
   if (!sources.scheme.empty()) {
     Result<TableSet> set = tables_from_scheme(fabric, detection, sources.scheme,
-                                                     sources.lmc >= 0 ? sources.lmc : input_lmc(fabric));
+                                              sources.lmc >= 0 ? sources.lmc : input_lmc(fabric), bad_input);
     if (Status status = add(on_requested_offsets(fabric, request, std::move(set))); !status.ok()) return status;
   }
   for (const std::string& path : sources.compare_files) {
@@ -137,7 +142,8 @@ Result<std::vector<TableSet>> load_table_sets(const Fabric& fabric, const Detect
     if (Status status = add(on_requested_offsets(fabric, request, std::move(set))); !status.ok()) return status;
   }
   for (const std::string& scheme : sources.schemes)
-    if (Status status = add(tables_from_scheme(fabric, detection, scheme, sources.lmc)); !status.ok()) return status;
+    if (Status status = add(tables_from_scheme(fabric, detection, scheme, sources.lmc, bad_input)); !status.ok())
+      return status;
   return sets;
 }
 

@@ -58,8 +58,9 @@ struct TableSet {
 
 /// Every set `sources` names, in the order above. Fails on the first set
 /// that cannot be read or routed; the message names its file (and line) or
-/// its scheme.
+/// its scheme, and `bad_input` is false only when a scheme could not route
+/// the fabric (a finding, not the caller's mistake).
 Result<std::vector<TableSet>> load_table_sets(const Fabric& fabric, const Detection& detection,
-                                              const TableSources& sources, Progress& progress);
+                                              const TableSources& sources, Progress& progress, bool& bad_input);
 
 }  // namespace ftclos::cli

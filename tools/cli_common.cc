@@ -2,10 +2,16 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <charconv>
+#include <limits>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
 
 #include "audit/lft_parse.h"
 #include "core/files.h"
@@ -37,6 +43,20 @@ std::string scheme_help(const std::string& what) {
 const CLI::Validator kNonNegative(
     [](std::string& value) { return value.starts_with('-') ? "must not be negative, got " + value : std::string(); },
     "NONNEGATIVE");
+
+CLI::Validator whole_number_in(int low, int high) {
+  return CLI::Validator(
+      [low, high](std::string& text) {
+        long value = 0;
+        const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+        if (error == std::errc() && end == text.data() + text.size() && value >= low && value <= high)
+          return std::string();
+        return fmt::format("{} is not in {}..{}", excerpt(text), low, high);
+      },
+      fmt::format("{}..{}", low, high));
+}
+
+const CLI::Validator kPositive = whole_number_in(1, std::numeric_limits<int>::max());
 
 CLI::Option* add_topology(CLI::App& app, std::string& topology) {
   return app.add_option("TOPO", topology, "Fabric in ibnetdiscover / ibsim net-file format")->required();
@@ -110,17 +130,72 @@ std::string json_text(const nlohmann::json& document) {
   return document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
-Status write_output(const std::string& path, const std::string& text) {
-  return write_output(path, [&](const TextSink& sink) { return sink(text); });
+namespace {
+
+// Regular files are the same by device and inode; files not there yet by
+// their path; anything else (/dev/null, a FIFO) is never the same.
+bool same_file(const std::string& a, const std::string& b) {
+  if (a.empty() || b.empty() || a == "-" || b == "-") return false;
+  struct stat a_info, b_info;
+  const bool a_exists = ::stat(a.c_str(), &a_info) == 0, b_exists = ::stat(b.c_str(), &b_info) == 0;
+  if (a_exists && b_exists)
+    return S_ISREG(a_info.st_mode) && a_info.st_dev == b_info.st_dev && a_info.st_ino == b_info.st_ino;
+  if (a_exists || b_exists) return false;
+  const auto resolved = [](const std::string& path) {
+    std::error_code error;  // a path that cannot be resolved is compared as given
+    std::filesystem::path canonical = std::filesystem::weakly_canonical(std::filesystem::absolute(path, error), error);
+    return error ? std::filesystem::path(path).lexically_normal() : canonical;
+  };
+  return resolved(a) == resolved(b);
 }
 
-Status write_output(const std::string& path, const std::function<bool(const TextSink&)>& produce) {
-  if (path != "-") return write_file(path, produce);
+}  // namespace
+
+Status check_distinct_outputs(const std::vector<NamedPath>& inputs, const std::vector<NamedPath>& outputs) {
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    const NamedPath& output = outputs[i];
+    for (const NamedPath& input : inputs)
+      if (same_file(output.path, input.path))
+        return Status::Error(fmt::format("{} {} is the input {} ({}): writing it would destroy what is read; "
+                                         "give the output another file",
+                                         output.name, output.path, input.name, input.path));
+    for (size_t j = 0; j < i; ++j)
+      if (same_file(output.path, outputs[j].path))
+        return Status::Error(fmt::format("{} and {} both name {}: each output needs a file of its own",
+                                         outputs[j].name, output.name, output.path));
+  }
+  return Status::Ok();
+}
+
+std::vector<NamedPath> topology_inputs(const std::string& topology, const HintFiles& hints) {
+  return {{"TOPO", topology},
+          {"--cn-guid-file", hints.cn_guid_file},
+          {"--io-guid-file", hints.io_guid_file},
+          {"--root-guid-file", hints.root_guid_file}};
+}
+
+Status Outputs::add(const std::string& path, const TextProducer& produce) {
+  if (path != "-") return files_.write(path, produce);
+  to_stdout_.push_back(produce);
+  return Status::Ok();
+}
+
+Status Outputs::commit() {
   const auto sink = [](std::string_view chunk) {
     return std::fwrite(chunk.data(), 1, chunk.size(), stdout) == chunk.size();
   };
-  if (!produce(sink) || std::fflush(stdout) != 0) return Status::Error("cannot write to stdout");
-  return Status::Ok();
+  for (const TextProducer& produce : to_stdout_)
+    if (!produce(sink) || std::fflush(stdout) != 0)
+      return Status::Error(fmt::format("cannot write standard output: {}", std::strerror(errno)));
+  return files_.commit();
+}
+
+Status write_output(const std::string& path, const std::string& text) {
+  if (path != "-") return write_file(path, text);
+  Outputs standard_output;
+  if (Status status = standard_output.add(path, [&](const TextSink& sink) { return sink(text); }); !status.ok())
+    return status;
+  return standard_output.commit();
 }
 
 int bad_input(const std::string& command, const Status& status) {

@@ -7,7 +7,6 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -29,6 +28,10 @@ CLI::Option* add_schemes(CLI::App& app, std::vector<std::string>& schemes, const
 CLI::Option* add_lmc(CLI::App& app, int& lmc, const std::string& what);
 /// Refuses a negative number (CLI11 would wrap it into an unsigned option).
 extern const CLI::Validator kNonNegative;
+/// A whole number in low..high; the error reads "--jobs: 0 is not in 1..4096".
+CLI::Validator whole_number_in(int low, int high);
+/// A whole number of at least 1.
+extern const CLI::Validator kPositive;
 
 /// --cn-guid-file, --io-guid-file, --root-guid-file: OpenSM ftree's hint
 /// files, overriding the guess of which CAs are compute hosts.
@@ -53,13 +56,40 @@ CLI::Option* add_json(CLI::App& app, std::string& path);
 /// file is bytes); invalid sequences become U+FFFD instead of aborting.
 std::string json_text(const nlohmann::json& document);
 
-/// Writes `text` to `path`, or to stdout when it is "-".
+/// A file a command reads or writes, with what names it ("-o", "TOPO").
+struct NamedPath {
+  std::string name;
+  std::string path;  // empty: not given; '-': stdout
+};
+
+/// Refuses an output that is one of the inputs or another output (the same
+/// device and inode, or for a file not there yet the same path): writing it
+/// would destroy the other. Paths that are empty, '-' or no regular file
+/// (/dev/null) are not compared.
+Status check_distinct_outputs(const std::vector<NamedPath>& inputs, const std::vector<NamedPath>& outputs);
+
+/// Every output of one command, all written or none (core/files.h's
+/// OutputFiles): files go to temporaries at add(); commit() writes what goes
+/// to stdout ('-'), then renames the files into place.
+class Outputs {
+ public:
+  /// `produce` must stay valid until commit() for '-'.
+  Status add(const std::string& path, const TextProducer& produce);
+  Status commit();
+
+ private:
+  OutputFiles files_;
+  std::vector<TextProducer> to_stdout_;
+};
+
+/// One output: `text` to `path`, or to stdout when it is "-".
 Status write_output(const std::string& path, const std::string& text);
-/// The same for text produced chunk by chunk (core/files.h).
-Status write_output(const std::string& path, const std::function<bool(const TextSink&)>& produce);
 
 /// Prints "ftclos CMD: what" on stderr and returns 2, the exit status of bad input.
 int bad_input(const std::string& command, const Status& status);
+
+/// The topology and hint files as inputs for check_distinct_outputs.
+std::vector<NamedPath> topology_inputs(const std::string& topology, const HintFiles& hints);
 
 /// -q: no progress lines.
 void set_quiet(bool quiet);

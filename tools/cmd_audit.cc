@@ -137,8 +137,25 @@ Result<AuditedSet> audit_set(const Fabric& fabric, const Detection& detection, c
   return audit;
 }
 
+// Every file the audit reads, for check_distinct_outputs.
+std::vector<NamedPath> audit_inputs(const AuditOptions& options) {
+  const TableSources& sources = options.sources;
+  std::vector<NamedPath> inputs = topology_inputs(options.topology, options.hint_files);
+  for (const std::string& path : sources.lft_files) inputs.push_back({"LFT", path});
+  for (const std::string& path : sources.compare_files) inputs.push_back({"--compare", path});
+  inputs.insert(inputs.end(), {{"--pathbits", sources.offsets.path_bits},
+                               {"--guid2lid", sources.guid2lid},
+                               {"--sl", options.sl_file},
+                               {"--sl2vl", options.sl2vl_file},
+                               {"--mcfdbs", options.mcfdbs_file}});
+  return inputs;
+}
+
 Status check_options(const AuditOptions& options) {
   const TableSources& sources = options.sources;
+  if (Status status = check_distinct_outputs(audit_inputs(options), {{"--json", options.json}, {"--html", options.html}});
+      !status.ok())
+    return status;
   if ((!options.sl_file.empty() || !options.sl2vl_file.empty()) && !sources.has_primary())
     return Status::Error("--sl and --sl2vl are for the LFT files or --scheme");
   if (!options.mcfdbs_file.empty() && !sources.has_primary())
@@ -170,7 +187,12 @@ int run(const AuditOptions& options) {
   Result<HostHints> hints = read_hints("audit", options.hint_files, *fabric);
   if (!hints.ok()) return bad_input(hints.status());
   const Detection detection = detect(*fabric, *hints);
-  Result<std::vector<TableSet>> sets = load_table_sets(*fabric, detection, sources, progress);
+  bool sets_bad_input = true;
+  Result<std::vector<TableSet>> sets = load_table_sets(*fabric, detection, sources, progress, sets_bad_input);
+  if (!sets.ok() && !sets_bad_input) {  // a scheme that cannot route this fabric: a finding, as in `route`
+    fmt::print(stderr, "ftclos audit: {}\n", sets.status().message());
+    return 1;
+  }
   if (!sets.ok()) return bad_input(sets.status());
   if (Status status = read_sl_files(*fabric, options, sets->front()); !status.ok()) return bad_input(status);
   Result<std::vector<McastForwarding>> mcast = read_mcfdbs(*fabric, options);
@@ -191,14 +213,17 @@ int run(const AuditOptions& options) {
     if (sources.comparing()) fmt::print("{}", comparison_summary(detection, audits, primary));
     fmt::print("{}", pattern_summary(detection, audits));
   }
-  if (!options.json.empty()) {
-    const nlohmann::json document = audit_json(*fabric, detection, options.topology, audits, primary);
-    if (Status status = write_output(options.json, json_text(document)); !status.ok()) return bad_input(status);
-  }
-  if (!options.html.empty())
-    if (Status status = write_output(options.html, audit_page(*fabric, detection, options.topology, audits, primary));
-        !status.ok())
-      return bad_input(status);
+  const std::string json =
+      options.json.empty() ? "" : json_text(audit_json(*fabric, detection, options.topology, audits, primary));
+  const std::string html =
+      options.html.empty() ? "" : audit_page(*fabric, detection, options.topology, audits, primary);
+  Outputs outputs;
+  Status written = Status::Ok();
+  if (!options.json.empty()) written = outputs.add(options.json, [&](const TextSink& sink) { return sink(json); });
+  if (written.ok() && !options.html.empty())
+    written = outputs.add(options.html, [&](const TextSink& sink) { return sink(html); });
+  if (written.ok()) written = outputs.commit();
+  if (!written.ok()) return bad_input(written);
   return std::ranges::all_of(audits, sound) ? 0 : 1;
 }
 

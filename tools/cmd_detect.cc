@@ -25,6 +25,10 @@ void add_detect(CLI::App& app) {
   add_json(*sub, options->json);
   add_host_hints(*sub, options->hint_files);
   sub->callback([options] {
+    if (Status status = check_distinct_outputs(topology_inputs(options->file, options->hint_files),
+                                               {{"--json", options->json}});
+        !status.ok())
+      return set_exit_code(bad_input("detect", status));
     Result<Fabric> fabric = read_end_nodes(options->file);
     if (!fabric.ok()) return set_exit_code(bad_input("detect", fabric.status()));
     Result<HostHints> hints = read_hints("detect", options->hint_files, *fabric);

@@ -55,10 +55,8 @@ int finish(const std::string& family, Result<Fabric> fabric, const GenOptions& o
     fmt::print(stderr, "ftclos gen: {}\n", varied.status().message());
     return 2;
   }
-  if (Status status = write_output(options.output, write_netfile(*fabric)); !status.ok()) {
-    fmt::print(stderr, "ftclos gen: {}\n", status.message());
-    return 1;
-  }
+  if (Status status = write_output(options.output, write_netfile(*fabric)); !status.ok())
+    return bad_input("gen", status);
   std::string ancestors;
   if (check_ancestors)
     ancestors = fmt::format(", common ancestors: {}", every_leaf_pair_has_common_ancestor(*fabric) ? "yes" : "no");
@@ -104,7 +102,7 @@ CLI::App* add_family(CLI::App& gen, const std::string& name, const std::string& 
       ->check(kNonNegative);
   family->add_option("--level-cables-level", v.level_cables_level,
                      "the switch level (hops from the hosts) cables inside a level join (default 1)")
-      ->check(CLI::PositiveNumber);
+      ->check(kPositive);
   family->add_option("--hca-port", v.hca_port, "cable hosts on this port of two-port HCAs (1 or 2)")
       ->check(CLI::Range(1, 2));
   family->add_flag("--dual-rail", v.dual_rail, "cable half of the hosts on both HCA ports (the other half gone)");

@@ -31,6 +31,8 @@ void add_import_topo(CLI::App& app) {
       ->check(CLI::ExistingDirectory);
   sub->add_option("-o,--output", options->output, "net file to write, '-' for stdout (default)");
   sub->callback([options] {
+    if (Status status = check_distinct_outputs({{"FILE", options->file}}, {{"-o", options->output}}); !status.ok())
+      return set_exit_code(bad_input("import-topo", status));
     // ibnl/ beside the .topo first: a fabric shipped with its systems finds them without options.
     std::vector<std::string> dirs{(std::filesystem::path(options->file).parent_path() / "ibnl").string()};
     dirs.insert(dirs.end(), options->ibnl_dirs.begin(), options->ibnl_dirs.end());

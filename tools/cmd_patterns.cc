@@ -79,10 +79,11 @@ int run(const PatternsOptions& options) {
                                : "max(baseload, sub-tree cut), a lower bound: ratios are upper bounds");
   std::vector<std::pair<std::string, SchemeTables>> routed;
   for (const std::string& name : options.schemes) {
-    Result<SchemeTables> tables = route_scheme(*fabric, detection, name, options.lmc);
+    bool bad_input = false;
+    Result<SchemeTables> tables = route_scheme(*fabric, detection, name, options.lmc, LidSpace::kUnicast, &bad_input);
     if (!tables.ok()) {
       fmt::print(stderr, "ftclos patterns: {}\n", tables.status().message());
-      return 1;
+      return bad_input ? 2 : 1;
     }
     if (options.all_offsets) tables->offsets = {OffsetChoice::Mode::kAllOffsets, 0, {}};
     if (options.offset >= 0) tables->offsets = {OffsetChoice::Mode::kFixed, options.offset, {}};
@@ -131,7 +132,7 @@ void add_patterns(CLI::App& app) {
   add_host_hints(*sub, options->hint_files);
   sub->add_option("--pattern", options->patterns, help)->required();
   sub->add_option("--instances", options->instances, "Instances per random pattern (default 32, as in §VI)")
-      ->check(CLI::PositiveNumber);
+      ->check(kPositive);
   sub->add_option("--seed", options->seed, "Seed of the random instances (default 1)")->check(kNonNegative);
   CLI::Option* offset =
       sub->add_option("--offset", options->offset, "Every source uses this LID offset")->check(CLI::Range(0, 127));

@@ -7,13 +7,12 @@
 // Exit status: 0 contention-free, 1 not (or no plan fits), 2 bad input.
 #include <fmt/format.h>
 
-#include <fstream>
 #include <memory>
-#include <sstream>
 #include <string>
 
 #include "commands.h"
 #include "core/end_nodes.h"
+#include "core/files.h"
 #include "detect/detect.h"
 #include "traffic/adaptive_plan.h"
 #include "traffic/pattern_load.h"
@@ -39,13 +38,12 @@ int run(const std::string& topo, const std::string& permutation_file) {
     fmt::print(stderr, "ftclos plan: {}\n", shape.status().message());
     return 2;
   }
-  std::ifstream in(permutation_file);
-  std::stringstream text;
-  if (!in || !(text << in.rdbuf())) {
-    fmt::print(stderr, "ftclos plan: cannot read {}\n", permutation_file);
+  Result<std::string> text = read_file(permutation_file);
+  if (!text.ok()) {
+    fmt::print(stderr, "ftclos plan: {}\n", text.status().message());
     return 2;
   }
-  Result<std::vector<std::pair<int, int>>> pairs = parse_permutation(*fabric, text.str(), permutation_file);
+  Result<std::vector<std::pair<int, int>>> pairs = parse_permutation(*fabric, *text, permutation_file);
   if (!pairs.ok()) {
     fmt::print(stderr, "ftclos plan: {}\n", pairs.status().message());
     return 2;

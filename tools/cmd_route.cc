@@ -124,8 +124,20 @@ long print_trade_off(const RoutedFabric& routed, const Fabric& fabric, const Lft
 }
 
 // Runs the whole pipeline; returns the exit code.
+// The outputs may not overwrite an input or each other; --previous D -o D
+// (repair in place) is the one exception.
+Status check_files(const RouteOptions& options) {
+  const std::vector<NamedPath> outputs{
+      {"-o", options.output}, {"--pathbits", options.path_bits}, {"--sl", options.sl_file}};
+  std::vector<NamedPath> inputs = topology_inputs(options.file, options.hint_files);
+  inputs.push_back({"--guid2lid", options.guid2lid});
+  if (Status status = check_distinct_outputs(inputs, outputs); !status.ok()) return status;
+  return check_distinct_outputs({{"--previous", options.previous}}, {outputs.begin() + 1, outputs.end()});
+}
+
 int run(const RouteOptions& options) {
   const Clock::time_point start = Clock::now();
+  if (Status status = check_files(options); !status.ok()) return cli::bad_input("route", status);
   Result<Fabric> fabric = read_end_nodes(options.file);
   if (!fabric.ok()) return bad_input("route", fabric.status());
   Result<HostHints> hints = read_hints("route", options.hint_files, *fabric);
@@ -195,21 +207,21 @@ int run(const RouteOptions& options) {
     }
     fmt::print(stderr, "ftclos route: {}; written anyway (--allow-unreachable)\n", reason);
   }
-  Status written = write_output(options.output, [&](const TextSink& sink) {
+  // The dump, path bits and SLs must agree: all are written or none.
+  Outputs outputs;
+  Status written = outputs.add(options.output, [&](const TextSink& sink) {
     return write_lft_dump(*fabric, routed->lids, routed->routing.lfts, sink);
   });
   if (written.ok() && !options.path_bits.empty())
-    written = write_output(options.path_bits, [&](const TextSink& sink) {
+    written = outputs.add(options.path_bits, [&](const TextSink& sink) {
       return write_path_bits(*fabric, routed->routing, sink);
     });
   if (written.ok() && !options.sl_file.empty())
-    written = write_output(options.sl_file, [&](const TextSink& sink) {
+    written = outputs.add(options.sl_file, [&](const TextSink& sink) {
       return write_sl_file(routed->lids, routed->routing.dest_sl, {}, sink);
     });
-  if (!written.ok()) {
-    fmt::print(stderr, "ftclos route: {}\n", written.message());
-    return 1;
-  }
+  if (written.ok()) written = outputs.commit();
+  if (!written.ok()) return cli::bad_input("route", written);
   print_summary(*routed, options, milliseconds_since(start), auto_check_ms, check_ms);
   return 0;
 }

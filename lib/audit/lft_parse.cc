@@ -190,6 +190,7 @@ class Reader {
                                                   : read_guid2lid_line(line, source, lines.number());
       if (!status.ok()) return status;
     }
+    if (!lines.status().ok()) return lines.status();
     return Status::Ok();
   }
 
@@ -230,6 +231,7 @@ class Reader {
   Status read_lft_file(int source) {
     Lines lines(*sources_[source], &progress_);
     std::string_view line;
+    int blocks = 0;
     while (lines.next(line)) {
       // dump_lfts ends with a "*** WARNING ***" note about dump_fts.
       if (trim(line).empty() || line.starts_with("*** WARNING ***")) continue;
@@ -237,9 +239,16 @@ class Reader {
       if (!header)
         return error(source, lines.number(),
                      fmt::format("expected \"Unicast lids [A-B] of switch ... guid 0x...:\" header, got \"{}\"",
-                                 trim(line)));
+                                 excerpt(trim(line))));
       if (Status status = read_block(lines, *header, source); !status.ok()) return status;
+      ++blocks;
     }
+    if (!lines.status().ok()) return lines.status();
+    // An empty file would audit as tables with nothing to check: sound, nonblocking, and wrong.
+    if (blocks == 0)
+      return Status::Error(fmt::format("{}: no switch's table; expected \"Unicast lids [A-B] of switch ...\" blocks "
+                                       "(opensm-lfts.dump, ibroute or dump_lfts output)",
+                                       sources_[source]->name));
     return Status::Ok();
   }
 
@@ -263,7 +272,8 @@ class Reader {
   Status read_column_lines(Lines& lines, int source) {
     for (std::string_view expected : {"Lid  Out   Destination", "Port     Info"}) {
       std::string_view line;
-      if (!lines.next(line) || trim(line) != expected)
+      if (!lines.next(line) && !lines.status().ok()) return lines.status();
+      if (trim(line) != expected)
         return error(source, lines.number(), fmt::format("expected ibroute's \"{}\" column line", expected));
     }
     return Status::Ok();
@@ -299,11 +309,12 @@ class Reader {
           return error(source, number,
                        fmt::format("truncated block: switch \"{}\" from line {} has no \"N lids dumped\" line",
                                    node.name, header_line));
-        return error(source, number, fmt::format("expected \"0xLLLL PPP\" entry, got \"{}\"", trim(line)));
+        return error(source, number, fmt::format("expected \"0xLLLL PPP\" entry, got \"{}\"", excerpt(trim(line))));
       }
       ++entries;
       if (Status status = add_entry(*entry, header, sw, lft, source, number); !status.ok()) return status;
     }
+    if (!lines.status().ok()) return lines.status();
     return error(source, lines.number(),
                  fmt::format("truncated block: switch \"{}\" from line {} has no \"N lids dumped\" line", node.name,
                              header_line));
@@ -313,6 +324,7 @@ class Reader {
     if (skipped_lost_++ == 0) first_lost_at_ = {source, header_line};
     for (std::string_view line; lines.next(line);)
       if (parse_trailer(line)) return Status::Ok();
+    if (!lines.status().ok()) return lines.status();
     return error(source, lines.number(), fmt::format("truncated block from line {}: no \"N lids dumped\" line",
                                                      header_line));
   }
@@ -545,6 +557,7 @@ Result<std::vector<int>> parse_path_bits(const Fabric& fabric, int lmc, const Te
     bits[node] = value;
     given_at[node] = number;
   }
+  if (!lines.status().ok()) return lines.status();
   // Every CA on offset 0 is what no file at all means: an empty one is a mistake, not path bits.
   if (std::ranges::none_of(given_at, [](int line) { return line != 0; }))
     return Status::Error(fmt::format("{}: no path bits: expected \"0xGUID BITS\" lines for the CAs of the fabric",

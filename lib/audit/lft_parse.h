@@ -40,7 +40,8 @@ struct TextFile {
 };
 
 /// Maps a regular file (the parser lets its pages go as it reads on, so
-/// memory stays small for a dump of any size); reads anything else (a pipe).
+/// memory stays small for a dump of any size); anything else (a FIFO,
+/// /dev/zero) fails as read_file does, without waiting.
 Result<TextFile> read_text_file(const std::string& path);
 
 struct LftRead {

@@ -47,7 +47,8 @@ Result<std::vector<McastForwarding>> parse_mcfdbs(const Fabric& fabric, const Te
     std::string_view rest = line.substr(colon + 1);
     for (std::string_view token = text::take_token(rest); !token.empty(); token = text::take_token(rest)) {
       int port = 0;
-      if (!text::parse_number(token, port)) return fail(fmt::format("expected a port number, not \"{}\"", token));
+      if (!text::parse_number(token, port))
+        return fail(fmt::format("expected a port number, not \"{}\"", excerpt(token)));
       if (port > fabric.node(node).num_ports)
         return fail(fmt::format("port {} is above {}'s {} ports", port, fabric.node(node).display_name(),
                                 fabric.node(node).num_ports));
@@ -55,6 +56,7 @@ Result<std::vector<McastForwarding>> parse_mcfdbs(const Fabric& fabric, const Te
     }
     if (group.ports[node].empty()) return fail(fmt::format("MLID 0x{:04X} has no ports", mlid));
   }
+  if (!lines.status().ok()) return lines.status();
   std::vector<McastForwarding> groups;
   for (auto& entry : by_mlid) groups.push_back(std::move(entry.second));
   return groups;

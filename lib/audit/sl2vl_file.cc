@@ -123,6 +123,7 @@ Result<Sl2VlTables> parse_sl2vl_file(const Fabric& fabric, const LidMap& lids, c
       return fail(fmt::format("in port {}, out port {} of \"{}\" given twice", in, out, fabric.node(node).display_name()));
     tables.set(node, in, out, row);
   }
+  if (!lines.status().ok()) return lines.status();
   return tables;
 }
 

@@ -64,7 +64,7 @@ Result<PathSls> parse_sl_file(const Fabric& fabric, const LidMap& lids, const Te
     }
     auto lid_in_range = [&](std::string_view token, int& lid) -> std::string {
       if (!text::parse_number(token, lid) || lid < 1)
-        return fmt::format("expected a LID, got \"{}\"", token);
+        return fmt::format("expected a LID, got \"{}\"", excerpt(token));
       if (lid > lids.max_lid) return fmt::format("LID {:#x} is above the tables' highest LID {:#x}", lid, lids.max_lid);
       return "";
     };
@@ -103,9 +103,10 @@ Result<PathSls> parse_sl_file(const Fabric& fabric, const LidMap& lids, const Te
         return fail(fmt::format("the pair's source CA was given SL {} to LID {:#x} at line {}", it->second.first, dlid,
                                 it->second.second));
     } else {
-      return fail(fmt::format("expected \"dlid\" or \"pair\", got \"{}\"", kind));
+      return fail(fmt::format("expected \"dlid\" or \"pair\", got \"{}\"", excerpt(kind)));
     }
   }
+  if (!lines.status().ok()) return lines.status();
   if (!header) return Status::Error(fmt::format("{}: empty; expected \"{}\" first", file.name, kMagic));
   for (const auto& [key, value] : pairs)
     if (value.first != out.dest_sl[key.second]) out.exceptions.push_back({key.second, key.first, value.first});

@@ -65,17 +65,26 @@ class Progress {
 
 // Numbered lines of a text, "\r\n" tolerated. A mapped file's pages are
 // let go every kReleaseBytes as the reading moves on (it never goes back).
+// A line longer than kMaxLineBytes ends the reading: next() returns false
+// and status() says why, so every loop over the lines checks status() after.
 class Lines {
  public:
   explicit Lines(const TextFile& file, Progress* progress = nullptr)
-      : text_(file.view()), mapped_(file.mapped.get()), progress_(progress) {}
+      : name_(file.name), text_(file.view()), mapped_(file.mapped.get()), progress_(progress) {}
   bool next(std::string_view& line) {
     if (mapped_ && pos_ >= released_ + kReleaseBytes) {
       mapped_->release_before(pos_);
       released_ = pos_;
     }
-    if (pos_ >= text_.size()) return false;
-    const size_t end = std::min(text_.find('\n', pos_), text_.size());
+    if (pos_ >= text_.size() || too_long_) return false;
+    // Looks no further than the limit: a file of zeros is not scanned to its end.
+    const size_t newline = text_.substr(pos_, kMaxLineBytes + 1).find('\n');
+    if (newline == std::string_view::npos && text_.size() - pos_ > kMaxLineBytes) {
+      too_long_ = true;
+      ++number_;
+      return false;
+    }
+    const size_t end = newline == std::string_view::npos ? text_.size() : pos_ + newline;
     line = text_.substr(pos_, end - pos_);
     if (line.ends_with('\r')) line.remove_suffix(1);
     if (progress_) progress_->advance(end + 1 - pos_);
@@ -84,14 +93,18 @@ class Lines {
     return true;
   }
   int number() const { return number_; }
+  /// Ok, or the overlong line that stopped next().
+  Status status() const { return too_long_ ? line_too_long(name_, number_) : Status::Ok(); }
 
  private:
   static constexpr size_t kReleaseBytes = 64 << 20;
+  std::string_view name_;
   std::string_view text_;
   const MappedFile* mapped_;
   Progress* progress_;
   size_t pos_ = 0, released_ = 0;
   int number_ = 0;
+  bool too_long_ = false;
 };
 
 }  // namespace ftclos::text

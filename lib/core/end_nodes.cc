@@ -83,7 +83,11 @@ Fabric split_end_nodes(const Fabric& fabric, std::vector<int>* new_index) {
 Result<Fabric> read_end_nodes(const std::string& path) {
   Result<Fabric> fabric = read_netfile(path);
   if (!fabric.ok()) return fabric;
-  return split_end_nodes(*fabric);
+  Fabric split = split_end_nodes(*fabric);
+  // Every check passes on nothing: an empty fabric is a wrong file, not a sound one.
+  if (split.size() == 0)
+    return Status::Error(fmt::format("{}: no cabled Switch, Ca or Hca record; expected a fabric", path));
+  return split;
 }
 
 }  // namespace ftclos

@@ -28,7 +28,7 @@ Fabric split_end_nodes(const Fabric& fabric, std::vector<int>* new_index = nullp
 bool has_split_end_nodes(const Fabric& fabric);
 
 /// read_netfile, then split_end_nodes: the fabric every command detects,
-/// routes and audits.
+/// routes and audits. A file without a cabled node is an error.
 Result<Fabric> read_end_nodes(const std::string& path);
 
 }  // namespace ftclos

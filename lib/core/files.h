@@ -1,31 +1,55 @@
 // Whole files in and out, with the errors people need: the path and the
-// system's reason.
+// system's reason. Inputs are regular files only (a FIFO would block, a
+// device like /dev/zero never ends); outputs are written to a temporary file
+// of their own beside the target and renamed over it when complete, so that a
+// planted symlink redirects nothing and a reader never sees half a file.
 #pragma once
 
 #include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/status.h"
 
 namespace ftclos {
 
-/// The whole file. Fails with "PATH: cannot read: REASON" (a directory too).
-Result<std::string> read_file(const std::string& path);
+/// No line of any format ftclos reads is near this long (an LFT entry is
+/// under 100 bytes, a net-file port line under 300); a longer one is a wrong
+/// or hostile file, refused before it is held or echoed.
+inline constexpr size_t kMaxLineBytes = 64 << 10;
 
-/// Replaces a regular file at once (written to PATH.tmp, then renamed), so a
-/// reader never sees half of it; anything else (/dev/null, a FIFO) is written
-/// in place. Fails with "cannot write PATH: REASON" and leaves no PATH.tmp.
-Status write_file(const std::string& path, const std::string& text);
+/// Files read whole into memory (net files, .topo, IBNL, hint files) are at
+/// most this large: FT(36,3)'s net file (13,284 nodes) is 2.1 MB as `gen`
+/// writes it, ibnetdiscover's with descriptions and rates a few times that,
+/// so even a 100,000-node fabric stays far below. LFT dumps are mapped
+/// instead (MappedFile) and have no limit: a 40K-host fabric's is 14.5 GB.
+inline constexpr size_t kMaxWholeFileBytes = 256 << 20;
+
+/// The whole file. Fails with "PATH: cannot read: REASON", "PATH: not a
+/// regular file (...)" (a FIFO is refused without waiting for a writer),
+/// "PATH: ... more than ..." above `max_bytes` and "PATH:LINE: ..." for a
+/// line above kMaxLineBytes.
+Result<std::string> read_file(const std::string& path, size_t max_bytes = kMaxWholeFileBytes);
+
+/// The first line of `text` longer than kMaxLineBytes as line_too_long's
+/// error, or Ok.
+Status check_line_lengths(std::string_view text, std::string_view name);
+/// "NAME:LINE: a line of more than 64 KiB; ...".
+Status line_too_long(std::string_view name, int number);
+
+/// At most ~200 characters of `text` for an error message, the rest counted:
+/// a line of a hostile file may be megabytes long.
+std::string excerpt(std::string_view text);
 
 /// A regular file mapped read-only, for inputs too large to copy (a dump of
 /// FT(36,3) is 1.3 GB); unmapped when the last owner goes.
 class MappedFile {
  public:
   /// Fails with "PATH: cannot read: REASON", as read_file; an empty file or
-  /// one that is no regular file (a pipe) fails with "PATH: not mappable" so
-  /// the caller can read it instead.
+  /// one that is no regular file (a pipe) fails with "PATH: not mappable"
+  /// (without waiting on a FIFO) so the caller can go to read_file instead.
   static Result<std::shared_ptr<const MappedFile>> open(const std::string& path);
   ~MappedFile();
   MappedFile(const MappedFile&) = delete;
@@ -45,10 +69,40 @@ class MappedFile {
 /// Takes text in chunks as a writer produces it; false when it cannot (the
 /// writer stops).
 using TextSink = std::function<bool(std::string_view)>;
+/// Hands a file's text to the sink chunk by chunk; false when the sink
+/// refused one.
+using TextProducer = std::function<bool(const TextSink&)>;
 
-/// write_file for text too large to hold at once: `produce` hands it to the
-/// sink chunk by chunk and returns false when the sink refused one. Same
-/// replacement and errors.
-Status write_file(const std::string& path, const std::function<bool(const TextSink&)>& produce);
+/// The outputs of one command, replaced all together or not at all: write()
+/// puts each into a new temporary file in its target's folder (created
+/// exclusively, never following a link; mode of the file it replaces, else
+/// 0644 less the umask), commit() renames them over their targets. Something
+/// that is no regular file (/dev/null, a FIFO, a terminal) is written in
+/// place at once. Temporaries not committed are removed.
+class OutputFiles {
+ public:
+  OutputFiles() = default;
+  ~OutputFiles();
+  OutputFiles(const OutputFiles&) = delete;
+  OutputFiles& operator=(const OutputFiles&) = delete;
+
+  /// Fails with "cannot write PATH: REASON"; the file is then left as it was.
+  Status write(const std::string& path, const TextProducer& produce);
+  /// Renames every temporary over its target. Fails with "cannot write PATH:
+  /// REASON" on the first that cannot be (those before it are in place: a
+  /// rename in one folder fails only when the folder itself changed).
+  Status commit();
+
+ private:
+  struct Pending {
+    std::string path;
+    std::string temporary;
+  };
+  std::vector<Pending> pending_;
+};
+
+/// One output replaced as OutputFiles does; same errors.
+Status write_file(const std::string& path, const std::string& text);
+Status write_file(const std::string& path, const TextProducer& produce);
 
 }  // namespace ftclos

@@ -92,7 +92,7 @@ Result<IbnlFile> Parser::parse(std::string_view text) {
 Status Parser::parse_line(const std::vector<std::string_view>& words, int line) {
   const std::string_view keyword = words[0];
   if (keyword == "SYSTEM" || keyword == "TOPSYSTEM") return start_section(words, line);
-  if (!section_) return error(line, fmt::format("expected SYSTEM or TOPSYSTEM, got \"{}\"", keyword));
+  if (!section_) return error(line, fmt::format("expected SYSTEM or TOPSYSTEM, got \"{}\"", excerpt(keyword)));
   if (keyword == "NODE") return start_node(words, line);
   if (keyword == "SUBSYSTEM") return start_subsystem(words, line);
   // `CFG: leaf1=12x` under a SUBSYSTEM header: ibdm parses these modifiers but
@@ -102,7 +102,8 @@ Status Parser::parse_line(const std::vector<std::string_view>& words, int line) 
   // `U1=isChaBma` after TOPSYSTEM: node attributes, which the fabric model has no place for.
   if (section_ == &file_.top && section_->instances.empty() && keyword.find('=') != std::string_view::npos)
     return Status::Ok();
-  return error(line, fmt::format("expected NODE, SUBSYSTEM or a link line PORT -> TARGET, got \"{}\"", keyword));
+  return error(line,
+               fmt::format("expected NODE, SUBSYSTEM or a link line PORT -> TARGET, got \"{}\"", excerpt(keyword)));
 }
 
 Status Parser::start_section(const std::vector<std::string_view>& words, int line) {
@@ -135,12 +136,13 @@ Status Parser::start_node(const std::vector<std::string_view>& words, int line) 
   } else if (words[1] == "CA" || words[1] == "HCA") {
     node.type = NodeType::kCa;
   } else {
-    return error(line, fmt::format("expected a node type SW, CA or HCA after NODE, got \"{}\"", words[1]));
+    return error(line, fmt::format("expected a node type SW, CA or HCA after NODE, got \"{}\"", excerpt(words[1])));
   }
   std::optional<int> ports = parse_number(words[2]);
   if (!ports || *ports < 1 || *ports > kMaxPorts)
     return error(line,
-                 fmt::format("expected a port count 1..{} after NODE {}, got \"{}\"", kMaxPorts, words[1], words[2]));
+                 fmt::format("expected a port count 1..{} after NODE {}, got \"{}\"", kMaxPorts, excerpt(words[1]),
+                             excerpt(words[2])));
   node.num_ports = *ports;
   return add_instance(std::move(node));
 }
@@ -175,7 +177,7 @@ Status Parser::add_link(const std::vector<std::string_view>& words, int line) {
   if (instance_->is_node) {
     std::optional<int> number = parse_number(port);
     if (!number || *number < 1)
-      return error(line, fmt::format("expected a port number of node {}, got \"{}\"", instance_->name, port));
+      return error(line, fmt::format("expected a port number of node {}, got \"{}\"", instance_->name, excerpt(port)));
     if (*number > instance_->num_ports)
       return error(line, fmt::format("port {} is above the port count {} of node {}", *number, instance_->num_ports,
                                      instance_->name));
@@ -220,7 +222,7 @@ Status Parser::check_port(const IbnlSystem& section, const IbnlEnd& end, int lin
   std::optional<int> number = parse_number(end.port);
   if (instance->is_node && (!number || *number < 1 || *number > instance->num_ports))
     return error(line, fmt::format("expected a port 1..{} of node {}, got \"{}\"", instance->num_ports, instance->name,
-                                   end.port));
+                                   excerpt(end.port)));
   return Status::Ok();
 }
 
@@ -264,7 +266,7 @@ std::vector<std::string> ibnl_top_names(std::string_view text) {
 }
 
 std::string bad_arrow_message(std::string_view port, std::string_view arrow) {
-  return fmt::format("expected an arrow ->, -4x->, -4x-5G-> or -5G-> after {}, got \"{}\"", port, arrow);
+  return fmt::format("expected an arrow ->, -4x->, -4x-5G-> or -5G-> after {}, got \"{}\"", port, excerpt(arrow));
 }
 
 std::optional<LinkRate> parse_link_arrow(std::string_view arrow) {

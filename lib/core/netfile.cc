@@ -209,7 +209,7 @@ Status Parser::parse_line(std::string_view line, Location where, int include_dep
     return Status::Ok();
   return error_at(where, fmt::format("unknown keyword \"{}\"; expected a Switch, Ca or Hca header, a port line "
                                      "[p] \"peer\"[q], switchguid=, caguid=, include or a # comment",
-                                     keyword));
+                                     excerpt(keyword)));
 }
 
 Status Parser::parse_header(NodeType type, std::string_view keyword, Scanner scanner, Location where) {

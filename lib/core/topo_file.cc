@@ -120,7 +120,8 @@ Status TopoParser::read_system_line(std::string_view text, const std::vector<std
       if (item.empty()) continue;
       const size_t equals = item[0].find('=');
       if (item.size() != 1 || equals == 0 || equals == std::string_view::npos || equals + 1 == item[0].size())
-        return error(line, fmt::format("expected board=modifier in CFG, got \"{}\"", fmt::join(item, " ")));
+        return error(line, fmt::format("expected board=modifier in CFG, got \"{}\"",
+                                       excerpt(fmt::format("{}", fmt::join(item, " ")))));
       const std::string board(item[0].substr(0, equals));
       if (!declaration.modifiers.emplace(board, item[0].substr(equals + 1)).second)
         return error(line, fmt::format("CFG configures board {} twice", board));

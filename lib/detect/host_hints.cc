@@ -34,7 +34,7 @@ Result<std::vector<HintLine>> read_guids(const std::string& path) {
     const auto [end, error] = std::from_chars(word.data(), word.data() + word.size(), guid, 16);
     if (word.empty() || error != std::errc() || end != word.data() + word.size())
       return Status::Error(fmt::format("{}:{}: expected one GUID (hex, e.g. 0x0002c90300001234), got \"{}\"", path,
-                                       number, line));
+                                       number, excerpt(line)));
     out.push_back({guid, number});
   }
   return out;

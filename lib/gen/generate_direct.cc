@@ -22,9 +22,6 @@ namespace {
 Result<Fabric> build(const std::string& what, const std::vector<std::string>& names, int hosts,
                      const std::vector<std::vector<int>>& neighbors) {
   const int switches = static_cast<int>(names.size());
-  if (int64_t{switches} * (hosts + 1) > kMaxGeneratedNodes)
-    return Status::Error(fmt::format("{}: {} nodes is more than {}; refusing to generate", what,
-                                     int64_t{switches} * (hosts + 1), kMaxGeneratedNodes));
   std::vector<int> degree(switches, hosts);
   for (int s = 0; s < switches; ++s)
     for (int t : neighbors[s]) ++degree[s], ++degree[t];
@@ -52,16 +49,24 @@ std::vector<std::string> plain_names(int switches) {
   return names;
 }
 
-Status check_hosts(const std::string& what, int hosts) {
+// Before anything is allocated, in 64-bit arithmetic: `switches` switches
+// with `hosts` hosts each, every switch at most `ports_needed` ports.
+Status check_size(const std::string& what, int64_t switches, int hosts, int64_t ports_needed) {
   if (hosts < 0) return Status::Error(fmt::format("{}: hosts per switch must not be negative, got {}", what, hosts));
+  const int64_t nodes = switches * (int64_t{hosts} + 1);
+  if (nodes > kMaxGeneratedNodes)
+    return Status::Error(fmt::format("{}: {} nodes is more than {}; refusing to generate", what, nodes,
+                                     kMaxGeneratedNodes));
+  if (ports_needed > 254)
+    return Status::Error(fmt::format("{}: a switch would need {} ports, at most 254", what, ports_needed));
   return Status::Ok();
 }
 
 }  // namespace
 
 Result<Fabric> generate_ring(int switches, int hosts) {
-  if (Status status = check_hosts("ring", hosts); !status.ok()) return status;
   if (switches < 3) return Status::Error(fmt::format("ring: at least 3 switches are needed, got {}", switches));
+  if (Status status = check_size("ring", switches, hosts, int64_t{hosts} + 2); !status.ok()) return status;
   std::vector<std::vector<int>> neighbors(switches);
   for (int s = 0; s + 1 < switches; ++s) neighbors[s].push_back(s + 1);
   neighbors[0].push_back(switches - 1);
@@ -69,8 +74,8 @@ Result<Fabric> generate_ring(int switches, int hosts) {
 }
 
 Result<Fabric> generate_torus(int x, int y, int hosts) {
-  if (Status status = check_hosts("torus", hosts); !status.ok()) return status;
   if (x < 3 || y < 3) return Status::Error(fmt::format("torus: each dimension needs at least 3 switches, got {}x{}", x, y));
+  if (Status status = check_size("torus", int64_t{x} * y, hosts, int64_t{hosts} + 4); !status.ok()) return status;
   // Switch (i, j) is index j * x + i; each cable listed from its lower index.
   std::vector<std::vector<int>> neighbors(x * y);
   auto cable = [&](int a, int b) { neighbors[std::min(a, b)].push_back(std::max(a, b)); };
@@ -83,9 +88,11 @@ Result<Fabric> generate_torus(int x, int y, int hosts) {
 }
 
 Result<Fabric> generate_hypercube(int dimensions, int hosts) {
-  if (Status status = check_hosts("hypercube", hosts); !status.ok()) return status;
   if (dimensions < 1 || dimensions > 14)
     return Status::Error(fmt::format("hypercube: dimensions must be in 1..14, got {}", dimensions));
+  if (Status status = check_size("hypercube", int64_t{1} << dimensions, hosts, int64_t{hosts} + dimensions);
+      !status.ok())
+    return status;
   const int switches = 1 << dimensions;
   std::vector<std::vector<int>> neighbors(switches);
   for (int s = 0; s < switches; ++s)
@@ -95,10 +102,15 @@ Result<Fabric> generate_hypercube(int dimensions, int hosts) {
 }
 
 Result<Fabric> generate_dragonfly(int groups, int per_group, int hosts) {
-  if (Status status = check_hosts("dragonfly", hosts); !status.ok()) return status;
   if (groups < 2 || per_group < 1)
     return Status::Error(fmt::format("dragonfly: at least 2 groups of at least 1 switch are needed, got {} of {}",
                                      groups, per_group));
+  // The busiest switch: its group's other switches and its share of the groups-1 global cables.
+  const int64_t global_ports = (int64_t{groups} - 1 + per_group - 1) / per_group;
+  if (Status status = check_size("dragonfly", int64_t{groups} * per_group, hosts,
+                                 int64_t{hosts} + per_group - 1 + global_ports);
+      !status.ok())
+    return status;
   // Group g's cable to group h (h != g) leaves from its switch
   // ((h - g - 1) mod groups) mod per_group: global cables spread evenly.
   const int switches = groups * per_group;

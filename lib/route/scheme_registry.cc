@@ -5,8 +5,8 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
-#include <numeric>
 
+#include "core/closest_name.h"
 #include "route/label_routing.h"
 #include "route/schemes.h"
 
@@ -122,22 +122,6 @@ constexpr SchemeEntry kSchemes[] = {
      .make = make_layered_scheme},
 };
 
-// Levenshtein distance, for "did you mean" on a mistyped name.
-int edit_distance(std::string_view a, std::string_view b) {
-  std::vector<int> row(b.size() + 1);
-  std::iota(row.begin(), row.end(), 0);
-  for (size_t i = 1; i <= a.size(); ++i) {
-    int diagonal = row[0];
-    row[0] = static_cast<int>(i);
-    for (size_t j = 1; j <= b.size(); ++j) {
-      const int substitute = diagonal + (a[i - 1] != b[j - 1]);
-      diagonal = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, substitute});
-    }
-  }
-  return row[b.size()];
-}
-
 // 1st, 2nd, 3rd, 4th, ..., 11th, 12th, 13th, ..., 21st.
 std::string ordinal(int n) {
   const int last = n % 10;
@@ -178,13 +162,7 @@ std::string scheme_table_markdown() {
 Result<std::unique_ptr<Scheme>> make_scheme(std::string_view name) {
   if (const SchemeEntry* entry = find_scheme(name)) return entry->make();
   std::string message = fmt::format("unknown scheme \"{}\"", name);
-  std::string_view closest;
-  int closest_distance = 3;  // suggest only names within edit distance 2
-  for (const SchemeEntry& entry : kSchemes)
-    if (const int distance = edit_distance(name, entry.name); distance < closest_distance) {
-      closest = entry.name;
-      closest_distance = distance;
-    }
+  const std::string_view closest = closest_name(name, scheme_names());
   message += closest.empty() ? "." : fmt::format("; did you mean \"{}\"?", closest);
   return Status::Error(fmt::format("{} Known schemes: {}", message, fmt::join(scheme_names(), ", ")));
 }

@@ -369,8 +369,11 @@ Result<PatternStats> evaluate_pattern(LoadPlan& plan, const Levels& levels, Optu
   return out;
 }
 
-Result<SchemeTables> route_scheme(const Fabric& fabric, const Detection& detection, std::string_view scheme_name,
-                                  int lmc, LidSpace space) {
+namespace {
+
+// route_scheme's work; `scheme_failed` is set when the scheme's own routing failed last.
+Result<SchemeTables> route_named_scheme(const Fabric& fabric, const Detection& detection, std::string_view scheme_name,
+                                        int lmc, LidSpace space, bool& scheme_failed) {
   Result<std::unique_ptr<Scheme>> scheme = make_scheme(scheme_name);
   if (!scheme.ok()) return scheme.status();
   SchemeTables out;
@@ -378,6 +381,7 @@ Result<SchemeTables> route_scheme(const Fabric& fabric, const Detection& detecti
     Result<LidMap> lids = assign_lids(fabric, at, space);
     if (!lids.ok()) return lids.status();
     Result<Routing> routing = (*scheme)->route({fabric, detection, *lids});
+    scheme_failed = !routing.ok();
     if (!routing.ok()) return Status::Error(fmt::format("{}: {}", scheme_name, routing.status().message()));
     out.lids = std::move(*lids);
     out.routing = std::move(*routing);
@@ -404,6 +408,16 @@ Result<SchemeTables> route_scheme(const Fabric& fabric, const Detection& detecti
     out.offsets.path_bits = out.routing.path_bits;
   }
   return out;
+}
+
+}  // namespace
+
+Result<SchemeTables> route_scheme(const Fabric& fabric, const Detection& detection, std::string_view scheme_name,
+                                  int lmc, LidSpace space, bool* bad_input) {
+  bool scheme_failed = false;
+  Result<SchemeTables> tables = route_named_scheme(fabric, detection, scheme_name, lmc, space, scheme_failed);
+  if (bad_input) *bad_input = !tables.ok() && !scheme_failed;
+  return tables;
 }
 
 namespace {

@@ -17,6 +17,12 @@
 #                   with the system's reason, updn routes;
 #   root-is-a-ca    root_guid_file names a CA's port GUID: ERR 13 naming the
 #                   GUID and file:line (once ignored silently), updn routes;
+#   fifo-hint       cn_guid_file names a FIFO nobody writes: refused at once
+#                   (ERR 13, not a regular file), updn routes; the old read
+#                   blocked OpenSM's sweep for good;
+#   pathbits-symlink  pathbits_file=paths with a symlink planted at paths.tmp
+#                   (opensm runs as root): the link's target is untouched,
+#                   paths is a regular file, the link stays;
 #   unroutable      scheme=mikant on FT(8,2): logged, updn routes;
 #   unreachable     scheme=updown on MiKANT(3,3), where leaves share no
 #                   ancestor: the plugin refuses tables that leave CAs apart;
@@ -187,6 +193,29 @@ fallback() {
 
 # H-0.0's port GUID: a root file that names a CA.
 echo 0xf7c1100000000101 >"$work/root-ca.guids"
+fifo_hint() {
+  mkfifo "$1/cn-guids"
+  fallback "$1" ft-8-2 ftclos,updn osmftclos "cn_guid_file=$1/cn-guids" 0 updn \
+    "ERR.13:.cannot.use.a.hint.file:.*cn-guids:.not.a.regular.file"
+}
+
+pathbits_symlink() {
+  local dir=$1 net=$root/ibsim-topos/ft-8-2.net sock=ftclos-plugin-fail-$$-bits host
+  host=$(first_ca "$net")
+  echo precious >"$dir/victim"
+  ln -s "$dir/victim" "$dir/paths.tmp"
+  start_console_ibsim "$sock" "$net" "$dir/ibsim.log" || return 1
+  write_conf "$dir" ftclos osmftclos "scheme=dmodk pathbits_file=paths"
+  run_opensm "$dir" "$sock" "$host" timeout 120 -o >"$dir/opensm.out" 2>&1 ||
+    { echo "opensm failed: $(tail -3 "$dir/opensm.out")"; return 1; }
+  expect_log "$dir" "ftclos tables configured on all switches" "the ftclos sweep" || return 1
+  [ "$(cat "$dir/victim")" = precious ] || { echo "the planted paths.tmp symlink redirected the write"; return 1; }
+  [ -f "$dir/paths" ] && [ ! -L "$dir/paths" ] && [ -s "$dir/paths" ] ||
+    { echo "paths is not a regular file of path bits"; return 1; }
+  [ -L "$dir/paths.tmp" ] || { echo "the planted paths.tmp was replaced"; return 1; }
+  echo "path bits written beside a planted paths.tmp symlink ($(wc -l <"$dir/paths") lines), its target untouched"
+}
+
 cases=(
   "link-failure|link_failure"
   "path-sl|path_sl"
@@ -194,6 +223,8 @@ cases=(
   "bad-option|fallback ft-8-2 ftclos,updn osmftclos scheme=bogus 0 updn bad.event_plugin_options unknown.scheme..bogus"
   "bad-hint|fallback ft-8-2 ftclos,updn osmftclos io_guid_file=/nonexistent/io-guids 0 updn ERR.13:.cannot.use.a.hint.file:.*/nonexistent/io-guids"
   "root-is-a-ca|fallback ft-8-2 ftclos,updn osmftclos root_guid_file=$work/root-ca.guids 0 updn ERR.13:.cannot.use.a.hint.file:.*root-ca.guids:1:.GUID.0xf7c1100000000101.names.CA"
+  "fifo-hint|fifo_hint"
+  "pathbits-symlink|pathbits_symlink"
   "unroutable|fallback ft-8-2 ftclos,updn osmftclos scheme=mikant 0 updn scheme.mikant.cannot.route.this.fabric falls.back"
   "unreachable|fallback mikant-3-3 ftclos osmftclos scheme=updown 0 minhop leaves.CAs.unreachable"
   "lmc-shortfall|fallback ft-8-2 ftclos,updn osmftclos scheme=nonblocking,lmc_shortfall=refuse 0 updn lmc_shortfall=refuse"

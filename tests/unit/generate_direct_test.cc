@@ -2,6 +2,7 @@
 // inside a level (vary's level_cables).
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <map>
 #include <set>
 #include <string>
@@ -99,6 +100,24 @@ TEST(GenerateDirect, DragonflyGroupsAreCliquesJoinedOncePerPair) {
   // 4 other groups over 3 switches: no switch carries more than 2 of them.
   for (const auto& [name, count] : global) EXPECT_LE(count, 2) << name;
   expect_hosts_everywhere(*fly, 2);
+}
+
+// Sizes past the node limit are refused before anything is built: on the
+// old code the torus overflowed int (65536 x 65536 wrote past a vector,
+// 46341 x 46341 aborted), the dragonfly aborted and the ring ran for minutes.
+TEST(GenerateDirect, SizesPastTheLimitAreRefusedAtOnce) {
+  const auto start = std::chrono::steady_clock::now();
+  for (const Result<Fabric>& huge :
+       {generate_torus(65536, 65536, 1), generate_torus(46341, 46341, 1), generate_dragonfly(2147483647, 1, 1),
+        generate_dragonfly(2, 2147483647, 0), generate_ring(100000000, 1), generate_ring(3, 2147483647)}) {
+    ASSERT_FALSE(huge.ok());
+    EXPECT_NE(huge.status().message().find("refusing to generate"), std::string::npos) << huge.status().message();
+  }
+  // 100,000 single-switch groups pass the node limit but need 99,999 ports each.
+  const Result<Fabric> wide = generate_dragonfly(100000, 1, 0);
+  ASSERT_FALSE(wide.ok());
+  EXPECT_NE(wide.status().message().find("99999 ports"), std::string::npos) << wide.status().message();
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(1));
 }
 
 TEST(GenerateDirect, LevelCablesJoinSwitchesOfOneLevelOnNewPorts) {

@@ -3,8 +3,10 @@
 // and the errors malformed input gets.
 #include "audit/lft_parse.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -594,6 +596,34 @@ TEST(PathBitsParse, EmptyOrCommentOnlyFileIsAnError) {
     ASSERT_FALSE(bits.ok()) << '"' << text << '"';
     EXPECT_EQ(bits.status().message(), "bits: no path bits: expected \"0xGUID BITS\" lines for the CAs of the fabric");
   }
+}
+
+// An empty dump audited as tables with nothing to check, "nonblocking: yes".
+TEST(LftParse, EmptyFileIsAnError) {
+  EXPECT_EQ(parse_error(tiny(), "", "empty.dump"),
+            "empty.dump: no switch's table; expected \"Unicast lids [A-B] of switch ...\" blocks (opensm-lfts.dump, "
+            "ibroute or dump_lfts output)");
+  EXPECT_NE(parse_error(tiny(), "\n\n"), "");
+}
+
+// A 3 MB line was echoed whole in the error; now the reading stops at 64 KiB
+// and names the line, mapped or not, and a shorter bad line is quoted in part.
+TEST(LftParse, OverlongLineIsRefusedAndNotEchoed) {
+  const std::string dump = std::string(kOpenSmDump) + std::string(3 << 20, 'x') + "\n";
+  const std::string error = parse_error(tiny(), dump);
+  EXPECT_EQ(error.substr(0, error.find(": a line")), fmt::format("lfts.dump:{}", std::ranges::count(std::string(kOpenSmDump), '\n') + 1));
+  EXPECT_LT(error.size(), 300u);
+  const std::string quoted = parse_error(tiny(), std::string(60000, 'y') + "\n");
+  EXPECT_NE(quoted.find("... (59800 more bytes)"), std::string::npos) << quoted.substr(0, 300);
+  EXPECT_LT(quoted.size(), 400u);
+  const std::string path = ::testing::TempDir() + "lft_parse_overlong.dump";
+  ASSERT_TRUE(write_file(path, dump).ok());
+  Result<TextFile> file = read_text_file(path);
+  ASSERT_TRUE(file.ok()) << file.status().message();
+  Result<LftRead> read = parse_lfts(tiny(), {*file});
+  ASSERT_FALSE(read.ok());
+  EXPECT_NE(read.status().message().find(path + ":"), std::string::npos) << read.status().message();
+  EXPECT_NE(read.status().message().find("a line of more than 64 KiB"), std::string::npos);
 }
 
 // A file on disk is mapped, and reads as the same text held in memory;

@@ -2,12 +2,15 @@
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <regex>
 #include <set>
+
+#include "core/end_nodes.h"
 
 namespace ftclos {
 namespace {
@@ -470,6 +473,14 @@ TEST(Netfile, RejectsLinesOutsideRecordsAndUnknownKeywords) {
             "t.net:2: expected an LMC 0..7 after \"lmc\"");
 }
 
+// A 3 MB keyword was echoed whole in the error.
+TEST(Netfile, LongUnknownKeywordIsQuotedInPart) {
+  const std::string error = ErrorOf(std::string(60000, 'k') + "\n");
+  EXPECT_TRUE(error.starts_with("t.net:1: unknown keyword \"" + std::string(200, 'k') + "... (59800 more bytes)\""))
+      << error.substr(0, 300);
+  EXPECT_LT(error.size(), 500u);
+}
+
 class NetfileOnDisk : public testing::Test {
  protected:
   void SetUp() override {
@@ -531,6 +542,29 @@ TEST_F(NetfileOnDisk, ReportsUnreadableFile) {
   ASSERT_FALSE(fabric.ok());
   EXPECT_EQ(fabric.status().message(), fmt::format("{}:1: cannot include: {}: cannot read: No such file or directory",
                                                    main, missing));
+}
+
+// `include /dev/zero` grew to GBs and aborted; a FIFO blocked for good.
+TEST_F(NetfileOnDisk, IncludeOfADeviceOrFifoIsRefusedAtOnce) {
+  const std::string zero = Write("zero.net", "include /dev/zero\n");
+  Result<Fabric> fabric = read_netfile(zero);
+  ASSERT_FALSE(fabric.ok());
+  EXPECT_EQ(fabric.status().message(),
+            zero + ":1: cannot include: /dev/zero: not a regular file (a character device); expected a file");
+  ASSERT_EQ(::mkfifo((dir_ / "fifo").c_str(), 0600), 0);
+  fabric = read_netfile(Write("fifo.net", "include fifo\n"));
+  ASSERT_FALSE(fabric.ok());
+  EXPECT_NE(fabric.status().message().find("not a regular file (a FIFO)"), std::string::npos);
+}
+
+// `detect` of an empty file said "up/down routable: yes" and exited 0.
+TEST_F(NetfileOnDisk, FabricWithoutCabledNodesIsAnError) {
+  for (const char* text : {"", "# nothing\n", "Hca 1 \"H-1\"\n"}) {
+    const std::string path = Write("empty.net", text);
+    Result<Fabric> fabric = read_end_nodes(path);
+    ASSERT_FALSE(fabric.ok()) << text;
+    EXPECT_EQ(fabric.status().message(), path + ": no cabled Switch, Ca or Hca record; expected a fabric");
+  }
 }
 
 }  // namespace

@@ -1,38 +1,44 @@
 #!/usr/bin/env bash
 # All tests: unit tests (GoogleTest) and end-to-end tests against real ibsim
 # and infiniband-diags, then the unit tests again under ASan+UBSan (clang),
-# then the fuzz targets for 30 s each. README's "Tests" says what each phase
-# costs, cold and warm.
+# then the fuzz targets for 30 s each; build/test-phases.log says when each
+# phase ended. README's "Tests" says what each phase costs, cold and warm.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 scripts/setup.sh >/dev/null
 
 status=0
-# The sanitized build (unit tests and fuzz targets, one clang compile) runs
-# at low priority while the e2e scripts run: those mostly wait on ibsim and
-# OpenSM, and this build is most of a cold run's CPU time.
-nice -n 15 scripts/sanitized-build.sh >build/sanitized-build.log 2>&1 &
-background_build=$!
-meson test -C build --print-errorlogs --num-processes 2 || status=1
-wait "$background_build" || { tail -30 build/sanitized-build.log; status=1; }
-# Two shards at once: the sanitized suite is ~10x slower, and CI has 2 cores.
-sanitized_shard() {
-  GTEST_TOTAL_SHARDS=2 GTEST_SHARD_INDEX=$1 UBSAN_OPTIONS=halt_on_error=1 \
-    build-sanitize/unit_tests --gtest_brief=1 >"build-sanitize/unit.$1.log" 2>&1
-}
-sanitized_shard 0 &
-shard0=$!
-sanitized_shard 1 &
-shard1=$!
-sanitized=0
-wait "$shard0" || sanitized=1
-wait "$shard1" || sanitized=1
-cat build-sanitize/unit.0.log build-sanitize/unit.1.log >build-sanitize/unit.log
-[ "$sanitized" -eq 0 ] || { tail -50 build-sanitize/unit.log; status=1; }
+start=$SECONDS
+phase() { echo "phase: $1 done after $((SECONDS - start)) s" >>build/test-phases.log; }
+: >build/test-phases.log
 
-# The parsers of untrusted files under libFuzzer, 30 s each.
-tests/fuzz/run.sh 30 || status=1
+# The sanitized side at low priority, beside the e2e scripts (which mostly
+# wait on ibsim and OpenSM): one clang build of the unit tests and fuzz
+# targets (most of a cold run's CPU time), the unit tests under ASan+UBSan
+# in 6 shards, 2 at a time (one each per core, balanced better than 2 big
+# ones), then the parsers of untrusted files under libFuzzer, 30 s each.
+sanitized_side() {
+  scripts/sanitized-build.sh || return 1
+  phase "sanitized build"
+  local shard failed=0
+  rm -f build-sanitize/unit.*.log
+  seq 0 5 | xargs -P 2 -I{} sh -c 'GTEST_TOTAL_SHARDS=6 GTEST_SHARD_INDEX=$1 UBSAN_OPTIONS=halt_on_error=1 \
+    build-sanitize/unit_tests --gtest_brief=1 >build-sanitize/unit.$1.log 2>&1' _ {} || failed=1
+  for shard in 0 1 2 3 4 5; do cat "build-sanitize/unit.$shard.log"; done >build-sanitize/unit.log
+  [ "$failed" -eq 0 ] || { echo "sanitized unit tests failed:"; tail -50 build-sanitize/unit.log; }
+  phase "sanitized unit tests"
+  tests/fuzz/run.sh 30 || failed=1
+  phase "fuzz targets"
+  return "$failed"
+}
+nice -n 15 bash -c "$(declare -f phase sanitized_side); start=$start; sanitized_side" >build/sanitized-side.log 2>&1 &
+sanitized_pid=$!
+meson test -C build --print-errorlogs --num-processes 2 || status=1
+phase "meson tests (unit, e2e, package)"
+wait "$sanitized_pid" || { tail -40 build/sanitized-side.log; status=1; }
+cat build/sanitized-side.log
+cat build/test-phases.log
 
 # One closing line for people and CI: gtest cases, e2e scripts, fuzz targets.
 python3 - "$root/build/meson-logs/testlog.json" "$root/build-sanitize/unit.log" "$root/build-sanitize/fuzz-summary.txt" <<'PY'
@@ -51,7 +57,7 @@ for line in open(sys.argv[1]):
 san = open(sys.argv[2]).read()
 shards = re.findall(r"\[  PASSED  \] (\d+) test", san)
 passed += sum(int(n) for n in shards)
-failed += len(re.findall(r"^\[  FAILED  \] \S+\.\S+ \(", san, re.M)) + (2 - len(shards))
+failed += len(re.findall(r"^\[  FAILED  \] \S+\.\S+ \(", san, re.M)) + (6 - len(shards))
 # No summary: the fuzz targets did not build (their build log says why).
 fuzz = open(sys.argv[3]).read() if os.path.exists(sys.argv[3]) else ""
 passed += len(re.findall(r"^fuzz \S+: .* ok$", fuzz, re.M))

@@ -213,7 +213,12 @@ class Auditor {
           const std::vector<int>& pieces, const SwitchGraph& graph, bool folded)
       : in_(in), senders_(senders), channels_(channels), pieces_(pieces), folded_(folded),
         switches_(columns.switches()), engine_(in.fabric, in.levels, in.lids, columns), graph_(graph),
-        used_(in.fabric.size(), false) {}
+        used_(in.fabric.size(), false) {
+    for (int x : switches_) {
+      if (pieces_[x] >= static_cast<int>(switches_in_piece_.size())) switches_in_piece_.resize(pieces_[x] + 1, 0);
+      ++switches_in_piece_[pieces_[x]];
+    }
+  }
 
   void audit_destination(int d) {
     if (in_.count_non_minimal) distances_to(d);
@@ -306,11 +311,10 @@ class Auditor {
   // Counts the walked column's routes from every switch but `owner` to
   // `lid` (management traffic: PMA answers, traps) as switch pairs.
   void audit_switch_sources(int lid, int owner) {
-    for (int x : switches_) {
-      if (x == owner || pieces_[x] != pieces_[owner]) continue;
-      ++counts_.switch_pairs;
-      judge_switch_pair(in_.fabric.node(x).display_name(), x, owner, lid, 1);
-    }
+    counts_.switch_pairs += switches_in_piece_[pieces_[owner]] - in_.fabric.node(owner).is_switch();
+    for (int x : switches_)
+      if (engine_.at(x).outcome != Trace::Outcome::kDelivered && x != owner && pieces_[x] == pieces_[owner])
+        judge_switch_pair(in_.fabric.node(x).display_name(), x, owner, lid, 1);
   }
 
   // Counts `senders` routes to `lid` that enter at switch `entry` and fail there or after.
@@ -515,6 +519,7 @@ class Auditor {
   const std::vector<int>& pieces_;  // cabling_pieces()
   const bool folded_;
   const std::vector<int>& switches_;  // every switch, in node order
+  std::vector<long> switches_in_piece_;  // per piece of the cabling (pieces_): its switches
   PathEngine engine_;
   Correctness counts_;
   std::array<std::vector<std::string>, kKinds> examples_;

@@ -357,13 +357,14 @@ struct ftclos_engine {
   std::string summary(const Sweep& sweep, int lmc, double total_ms) const {
     const ftclos::Routing& routing = sweep.routing;
     return fmt::format(
-        "{}{}; scheme {}{}{}; LMC {} ({} needed); {} CA routes, {} undelivered, {} credit loops; {} entries re-routed "
+        "{}{}; scheme {}{}{}; LMC {} ({} needed); {} CA routes, {} undelivered, {} credit loops; {} switch routes (PMA), "
+        "{} undelivered; {} entries re-routed "
         "around failures; {}; {:.1f} ms ({:.1f} recognition, {:.1f} routing, {:.1f} checking; {} threads)",
         ftclos::family_summary(sweep.detection),
         sweep.detection.degraded() ? fmt::format(": {} deviations", sweep.detection.deviations().size()) : "",
         options->scheme, routing.chosen.empty() ? "" : fmt::format(" chose {}", routing.chosen), vls(routing), lmc,
         routing.lmc_needed, sweep.check.pairs, sweep.check.unreachable + sweep.check.loops, sweep.check.credit_loops,
-        routing.rerouted, churn(sweep), total_ms, sweep.recognize_ms, sweep.route_ms, sweep.check_ms, threads);
+        sweep.check.switch_pairs, sweep.check.switch_unreachable, routing.rerouted, churn(sweep), total_ms, sweep.recognize_ms, sweep.route_ms, sweep.check_ms, threads);
   }
 
   void keep_for_multicast(const Sweep& sweep) {

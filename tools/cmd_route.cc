@@ -82,15 +82,19 @@ std::string undelivered(const Fabric& fabric, const Levels& levels, const LidMap
                         bool with_sls) {
   const Correctness check = check_correctness(
       {fabric, levels, lids, routing.lfts, {}, with_sls ? routing.dest_sl : std::vector<uint8_t>{}, {}});
-  const long failed = check.unreachable + check.loops;
+  const long failed = check.unreachable + check.loops + check.switch_unreachable;
   if (failed == 0 && check.credit_loops == 0) return "";
   if (failed == 0) {  // deadlock-prone: a wrong answer too
     const auto loop = std::ranges::find_if(check.examples, [](const std::string& e) { return e.starts_with("credit loop"); });
     return fmt::format("the tables have {} credit loops{}", check.credit_loops,
                        loop == check.examples.end() ? "" : ", e.g. " + *loop);
   }
-  return fmt::format("the tables leave {} of {} CA routes undelivered ({} unreachable, {} in loops){}", failed,
-                     check.pairs, check.unreachable, check.loops,
+  const std::string switches =
+      check.switch_unreachable == 0
+          ? ""
+          : fmt::format("; {} of {} switch routes (PMA queries and answers)", check.switch_unreachable, check.switch_pairs);
+  return fmt::format("the tables leave {} of {} CA routes undelivered ({} unreachable, {} in loops){}{}",
+                     check.unreachable + check.loops, check.pairs, check.unreachable, check.loops, switches,
                      check.examples.empty() ? "" : ", e.g. " + check.examples.front());
 }
 

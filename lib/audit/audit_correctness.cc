@@ -16,6 +16,9 @@
 // levels: a folded Clos) and as non-minimal (more links than the shortest
 // path in the cabling, by BFS from the switches cabled to the destination;
 // only with AuditInput::count_non_minimal).
+// Switches' own traffic is walked on the same columns (every switch, every
+// LID of every range, and every switch LID from every CA) and counted
+// apart: `switch_pairs`, `switch_unreachable`.
 //
 // Credit loops: the channel dependency graph of the routes sources actually
 // take, over (channel, VL) nodes: a channel is a switch egress port that
@@ -58,7 +61,7 @@ namespace {
 constexpr int kExamplesPerKind = 3;
 constexpr int kVls = 16;
 
-enum Kind { kUnreachable, kLoop, kUpDown, kNonMinimal, kCreditLoop, kKinds };
+enum Kind { kUnreachable, kLoop, kUpDown, kNonMinimal, kCreditLoop, kSwitchTraffic, kKinds };
 
 std::string name_of(const Fabric& fabric, int node) { return fabric.node(node).display_name(); }
 
@@ -215,7 +218,13 @@ class Auditor {
   Auditor(const AuditInput& in, const LftColumns& columns, const Senders& senders, const ChannelIndex& channels,
           const std::vector<int>& pieces, const SwitchGraph& graph, bool folded)
       : in_(in), senders_(senders), channels_(channels), pieces_(pieces), folded_(folded),
-        engine_(in.fabric, in.levels, in.lids, columns), graph_(graph), used_(in.fabric.size(), false) {}
+        switches_(columns.switches()), engine_(in.fabric, in.levels, in.lids, columns), graph_(graph),
+        used_(in.fabric.size(), false) {
+    for (int x : switches_) {
+      if (pieces_[x] >= static_cast<int>(switches_in_piece_.size())) switches_in_piece_.resize(pieces_[x] + 1, 0);
+      ++switches_in_piece_[pieces_[x]];
+    }
+  }
 
   void audit_destination(int d) {
     if (in_.count_non_minimal) distances_to(d);
@@ -224,7 +233,7 @@ class Auditor {
       const int offset = senders_.offsets[k];
       const int lid = in_.lids.base[d] + offset;
       const bool owned = lid < static_cast<int>(in_.lids.owner.size()) && in_.lids.owner[lid] == d;
-      if (owned) engine_.walk(lid, senders_.entries_on[k]);
+      if (owned) engine_.walk(lid);  // every switch: switches send to every LID too
       // On a folded Clos: whether every sender of the column is delivered going only up, then only down.
       bool up_down_column = folded_;
       for (int g : senders_.groups_on[k]) {
@@ -278,7 +287,57 @@ class Auditor {
           record_dependencies(d, groups, sl);
         }
       });
+      audit_switch_sources(lid, d);
     }
+    // Switches send to the LIDs of d's range no CA sends on too.
+    for (int offset = 0; offset < in_.lids.lids_per_ca(); ++offset) {
+      const int lid = in_.lids.base[d] + offset;
+      if (std::ranges::binary_search(senders_.offsets, offset) || lid >= static_cast<int>(in_.lids.owner.size()) ||
+          in_.lids.owner[lid] != d)
+        continue;
+      engine_.walk(lid);
+      audit_switch_sources(lid, d);
+    }
+  }
+
+  // The routes to switch `x`'s LID: from every CA (PMA queries) and every other switch.
+  void audit_switch_destination(int x) {
+    const int lid = in_.lids.base[x];
+    if (lid <= 0 || lid >= static_cast<int>(in_.lids.owner.size()) || in_.lids.owner[lid] != x) return;
+    engine_.walk(lid);
+    for (const SenderGroup& group : senders_.groups) {  // each CA is in one group
+      if (pieces_[group.entry] != pieces_[x]) continue;
+      const long members = static_cast<long>(group.members.size());
+      counts_.switch_pairs += members;
+      judge_switch_pair(in_.fabric.node(group.members[0]).display_name(), group.entry, x, lid, members);
+    }
+    audit_switch_sources(lid, x);
+  }
+
+  // Counts the walked column's routes from every switch but `owner` to
+  // `lid` (management traffic: PMA answers, traps) as switch pairs.
+  void audit_switch_sources(int lid, int owner) {
+    counts_.switch_pairs += switches_in_piece_[pieces_[owner]] - in_.fabric.node(owner).is_switch();
+    for (int x : switches_)
+      if (engine_.at(x).outcome != Trace::Outcome::kDelivered && x != owner && pieces_[x] == pieces_[owner])
+        judge_switch_pair(in_.fabric.node(x).display_name(), x, owner, lid, 1);
+  }
+
+  // Counts `senders` routes to `lid` that enter at switch `entry` and fail there or after.
+  void judge_switch_pair(const std::string& source, int entry, int owner, int lid, long senders) {
+    const Step& step = engine_.at(entry);
+    if (step.outcome == Trace::Outcome::kDelivered) return;
+    counts_.switch_unreachable += senders;
+    if (examples_[kSwitchTraffic].size() >= kExamplesPerKind) return;
+    int at = entry;  // where the route ends
+    for (size_t hops = 0; hops < switches_.size() && engine_.at(at).next >= 0; ++hops) at = engine_.at(at).next;
+    const Step& end = engine_.at(at);
+    const std::string where = step.outcome == Trace::Outcome::kLoop ? "loop at " + port_text(in_.fabric, {at, end.port})
+                              : end.outcome == Trace::Outcome::kDeadPort
+                                  ? "dead port at " + port_text(in_.fabric, {at, end.port})
+                                  : fmt::format("no route at {} (LFT entry {:#04x})", name_of(in_.fabric, at), end.port);
+    add_example(kSwitchTraffic, fmt::format("{} → {} (LID {:#x}, switch traffic): {}", source,
+                                            name_of(in_.fabric, owner), lid, where));
   }
 
   // Records the columns deferred on the SLs that must be recorded after all
@@ -308,6 +367,8 @@ class Auditor {
     counts_.loops += other.counts_.loops;
     counts_.updown_violations += other.counts_.updown_violations;
     counts_.non_minimal += other.counts_.non_minimal;
+    counts_.switch_pairs += other.counts_.switch_pairs;
+    counts_.switch_unreachable += other.counts_.switch_unreachable;
     counts_.sls_used |= other.counts_.sls_used;
     for (int kind = 0; kind < kKinds; ++kind)
       for (const std::string& text : other.examples_[kind]) add_example(static_cast<Kind>(kind), text);
@@ -463,6 +524,8 @@ class Auditor {
   const ChannelIndex& channels_;
   const std::vector<int>& pieces_;  // cabling_pieces()
   const bool folded_;
+  const std::vector<int>& switches_;  // every switch, in node order
+  std::vector<long> switches_in_piece_;  // per piece of the cabling (pieces_): its switches
   PathEngine engine_;
   Correctness counts_;
   std::array<std::vector<std::string>, kKinds> examples_;
@@ -660,6 +723,10 @@ Correctness check_correctness(const AuditInput& input) {
   for (int w = 0; w < workers; ++w) auditors.emplace_back(input, columns, senders, channels, pieces, graph, folded);
   for_each_block(static_cast<long>(destinations.size()), workers, [&](int w, long begin, long end) {
     for (long i = begin; i < end; ++i) auditors[w].audit_destination(destinations[i]);
+  });
+  const std::vector<int>& switches = columns.switches();
+  for_each_block(static_cast<long>(switches.size()), workers, [&](int w, long begin, long end) {
+    for (long i = begin; i < end; ++i) auditors[w].audit_switch_destination(switches[i]);
   });
   // An SL's up/down columns count once an SL sharing a VL with it turned.
   const std::array<uint16_t, kVls> vls = vls_of_sls(input);

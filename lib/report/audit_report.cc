@@ -95,6 +95,8 @@ std::string audit_summary(const Fabric& fabric, const Detection& detection, cons
                  "pairs: {}{}\nunreachable: {}\nloops: {}\ncredit loops: {}\nup/down violations: {}\nnon-minimal: {}\n",
                  correctness.pairs, every_lid, correctness.unreachable, correctness.loops, correctness.credit_loops,
                  correctness.updown_violations, correctness.non_minimal);
+  fmt::format_to(out, "switch pairs: {}, unreachable {} (every switch to every LID, every CA to every switch LID: "
+                 "PMA queries and answers)\n", correctness.switch_pairs, correctness.switch_unreachable);
   fmt::format_to(out, "VLs used: {} (SLs {})\n", fmt::join(bits_of(correctness.vls_used), ","),
                  fmt::join(bits_of(correctness.sls_used), ","));
   if (correctness.disconnected > 0)
@@ -190,6 +192,8 @@ nlohmann::json primary_json(const Fabric& fabric, const Detection& detection, co
       {"pairs", correctness.pairs},
       {"disconnected", correctness.disconnected},
       {"unreachable", correctness.unreachable},
+      {"switch_pairs", correctness.switch_pairs},
+      {"switch_unreachable", correctness.switch_unreachable},
       {"loops", correctness.loops},
       {"credit_loops", correctness.credit_loops},
       {"sls_used", bits_of(correctness.sls_used)},

@@ -74,9 +74,17 @@ class Scheme {
   /// The LMC the scheme's full guarantee needs on this fabric, where it
   /// applies; known before routing, and what route() reports.
   virtual int lmc_needed(const Detection& /*detection*/) const { return 0; }
-  /// Fills every switch's LFT for every LID (switch LIDs included). Fails
-  /// with the reason when the fabric is not one the scheme can route.
-  virtual Result<Routing> route(const RoutingInput& input) const = 0;
+  /// The scheme's tables (route_tables), then every switch's own traffic
+  /// completed (route/switch_traffic.h): every switch reaches every LID and
+  /// every CA every switch LID wherever cables allow, with no CA-to-CA route
+  /// changed. Fails with the reason when the fabric is not one the scheme
+  /// can route.
+  Result<Routing> route(const RoutingInput& input) const;
+
+ protected:
+  /// Fills every switch's LFT for every LID the scheme's CA routes use, and
+  /// switch LIDs, as the scheme decides.
+  virtual Result<Routing> route_tables(const RoutingInput& input) const = 0;
 };
 
 /// Scheme by name ("dmodk", "updown", ...) from the scheme table

@@ -86,7 +86,8 @@ class AutoScheme : public Scheme {
   std::string_view name() const override { return "auto"; }
   Status applies(const Detection&) const override { return Status::Ok(); }
 
-  Result<Routing> route(const RoutingInput& input) const override {
+ protected:
+  Result<Routing> route_tables(const RoutingInput& input) const override {
     std::vector<std::string> passed_over;
     std::optional<std::pair<Routing, const SchemeEntry*>> stranding;  // the first that routed, failing the check
     for (const SchemeEntry* candidate : candidates_in_order()) {

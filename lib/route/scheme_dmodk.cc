@@ -35,7 +35,8 @@ class DmodkScheme : public Scheme {
     return Status::Ok();
   }
 
-  Result<Routing> route(const RoutingInput& input) const override {
+ protected:
+  Result<Routing> route_tables(const RoutingInput& input) const override {
     if (Status status = applies(input.detection); !status.ok()) return status;
     const XgftLabels& labels = *input.detection.xgft;
     const XgftShape& s = labels.shape;

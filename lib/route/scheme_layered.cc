@@ -138,7 +138,8 @@ class LayeredScheme : public Scheme {
     return Status::Ok();
   }
 
-  Result<Routing> route(const RoutingInput& input) const override {
+ protected:
+  Result<Routing> route_tables(const RoutingInput& input) const override {
     if (Status status = applies(input.detection); !status.ok()) return status;
     Layers layers;
     Routing routing = route_in_layers(input, layers);

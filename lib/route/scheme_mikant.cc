@@ -341,7 +341,8 @@ class MikantScheme : public Scheme {
     return detection.mikant ? Status::Ok() : Status::Error("the fabric is no MiKANT");
   }
 
-  Result<Routing> route(const RoutingInput& input) const override {
+ protected:
+  Result<Routing> route_tables(const RoutingInput& input) const override {
     if (Status status = applies(input.detection); !status.ok()) return status;
     return MikantRouter(input.fabric, *input.detection.mikant, input.lids).run();
   }

@@ -125,7 +125,8 @@ class MultipathScheme : public Scheme {
     return std::min(kMaxLmc, ceil_log2(std::count(levels.of.begin(), levels.of.end(), levels.height)));
   }
 
-  Result<Routing> route(const RoutingInput& input) const override {
+ protected:
+  Result<Routing> route_tables(const RoutingInput& input) const override {
     if (Status status = applies(input.detection); !status.ok()) return status;
     const Fabric& fabric = input.fabric;
     const LidMap& lids = input.lids;

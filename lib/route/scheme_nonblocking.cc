@@ -57,7 +57,8 @@ class NonblockingScheme : public Scheme {
     return ceil_log2(full_classes(digit_values(detection.xgft->shape)));
   }
 
-  Result<Routing> route(const RoutingInput& in) const override {
+ protected:
+  Result<Routing> route_tables(const RoutingInput& in) const override {
     if (Status status = applies(in.detection); !status.ok()) return status;
     const XgftShape& s = in.detection.xgft->shape;
     const DigitClasses digits(digit_values(s), in.lids.lids_per_ca());

@@ -166,7 +166,8 @@ class OsrmScheme : public Scheme {
     return s.h == 2 ? ceil_log2(osrm2_groups(s.m[0], up_slots(s, 1), s.m[1], s.m[0]).zs) : ceil_log2(s.m[0]);
   }
 
-  Result<Routing> route(const RoutingInput& in) const override {
+ protected:
+  Result<Routing> route_tables(const RoutingInput& in) const override {
     if (Status status = applies(in.detection); !status.ok()) return status;
     const int needed = lmc_needed(in.detection);
     return in.detection.xgft->shape.h == 2 ? route_osrm2(in, needed) : route_osrm3(in, needed);

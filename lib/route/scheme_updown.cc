@@ -32,7 +32,8 @@ class UpDownScheme : public Scheme {
     return Status::Ok();
   }
 
-  Result<Routing> route(const RoutingInput& input) const override {
+ protected:
+  Result<Routing> route_tables(const RoutingInput& input) const override {
     if (Status status = applies(input.detection); !status.ok()) return status;
     const UpDownReach reach(input.fabric, input.detection.levels);
     Routing routing;

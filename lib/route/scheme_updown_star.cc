@@ -17,7 +17,8 @@ class UpDownStarScheme : public Scheme {
     return Status::Ok();
   }
 
-  Result<Routing> route(const RoutingInput& input) const override {
+ protected:
+  Result<Routing> route_tables(const RoutingInput& input) const override {
     if (Status status = applies(input.detection); !status.ok()) return status;
     return route_updown_star(input);
   }

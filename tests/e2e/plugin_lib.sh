@@ -218,7 +218,9 @@ def ca_ports(nodes):
                 yield node["name"], port, peer, node["lids"][port]
 
 
-def reach(sim_path):
+def reach(sim_path, what="cas"):
+    """Every CA to every LID of every other CA; with what=switches also every
+    switch to every LID and every CA to every switch LID."""
     nodes = parse_sim(sim_path)
     cas = list(ca_ports(nodes))
     pairs = traces = 0
@@ -239,7 +241,37 @@ def reach(sim_path):
     if not cas or failed:
         print(f"{sum(failed.values())} of {traces} CA routes fail {failed}:", "; ".join(examples) or "no CAs")
         return 1
-    print(f"{pairs} CA pairs reachable on all {traces} LIDs")
+    if what != "switches":
+        print(f"{pairs} CA pairs reachable on all {traces} LIDs")
+        return 0
+    # Switches' own traffic (PMA queries and answers): every switch to every
+    # LID of another node, every CA to every switch LID.
+    switches = [n for n in nodes.values() if n["switch"] and 0 in n["lids"]]
+    targets = [(base + off, (d_name, d_port)) for d_name, d_port, _, (base, lmc) in cas for off in range(1 << lmc)]
+    targets += [(n["lids"][0][0], (n["name"], 0)) for n in switches]
+    switch_traces = 0
+    for sw in switches:
+        for lid, dest in targets:
+            if dest == (sw["name"], 0):
+                continue
+            switch_traces += 1
+            result = trace(nodes, sw["name"], lid, dest)
+            if result != "ok":
+                failed[result] = failed.get(result, 0) + 1
+                if len(examples) < 5:
+                    examples.append(f'switch {sw["name"]} -> LID {lid}: {result}')
+    for s_name, _, s_peer, _ in cas:
+        for sw in switches:
+            switch_traces += 1
+            result = trace(nodes, s_peer[0], sw["lids"][0][0], (sw["name"], 0))
+            if result != "ok":
+                failed[result] = failed.get(result, 0) + 1
+                if len(examples) < 5:
+                    examples.append(f'{s_name} -> switch {sw["name"]}: {result}')
+    if failed:
+        print(f"{sum(failed.values())} of {switch_traces} switch routes (PMA) fail {failed}:", "; ".join(examples))
+        return 1
+    print(f"{pairs} CA pairs reachable on all {traces} LIDs; {switch_traces} switch routes (PMA) delivered")
     return 0
 
 

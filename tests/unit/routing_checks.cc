@@ -11,6 +11,7 @@
 #include "audit/path_trace.h"
 #include "core/end_nodes.h"
 #include "detect/levels.h"
+#include "route/updown_reach.h"
 
 namespace ftclos {
 namespace {
@@ -230,6 +231,28 @@ void expect_lfts_filled(const Routed& routed) {
                      fabric.node(owner).name);
     }
   }
+}
+
+long switch_detour_entries(const Routed& routed) {
+  const Fabric& fabric = routed.fabric;
+  long count = 0;
+  for (int d : cas_with_lids(routed)) {
+    const int leaf = leaf_of(fabric, d);
+    if (leaf < 0) continue;
+    const std::vector<bool> joined = updown_sources(fabric, routed.detection.levels, leaf);
+    for (int x = 0; x < fabric.size(); ++x)
+      if (fabric.node(x).is_switch() && routed.detection.levels.of[x] >= 1 && !joined[x])
+        count += routed.lids.lids_per_ca();
+  }
+  return count;
+}
+
+void expect_repair_takes_back_only_switch_detours(const Routed& routed) {
+  Routing repaired = routed.routing;
+  const int changed = repair_dead_ports(routed.input(), repaired);
+  EXPECT_EQ(changed, switch_detour_entries(routed));
+  for (const auto& [x, lid] : changed_entries(routed.routing.lfts, repaired.lfts))
+    EXPECT_EQ(repaired.lfts.at(x, lid), kNoPath) << routed.fabric.node(x).name << " LID " << lid;
 }
 
 std::vector<std::pair<int, int>> changed_entries(const Lfts& before, const Lfts& after) {

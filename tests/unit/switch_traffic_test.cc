@@ -1,0 +1,137 @@
+// Switches' own traffic: PMA queries (perfquery, ibqueryerrors, telemetry)
+// go from a CA to a switch LID and their answers from the switch back, so
+// every scheme must give every switch a route to every LID (CA and switch)
+// and every CA a route to every switch LID, at every LMC, not only the
+// entries CA-to-CA paths use. Checked on every ibsim-topos fabric and the
+// Rhino vendor fabric by following the LFTs, and with the auditor.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "audit/audit.h"
+#include "audit/path_trace.h"
+#include "core/end_nodes.h"
+#include "core/topo_file.h"
+#include "route/route_fabric.h"
+#include "route/scheme_registry.h"
+
+namespace ftclos {
+namespace {
+
+const std::filesystem::path kSourceRoot = FTCLOS_SOURCE_ROOT;
+
+constexpr int kShownFailures = 5;
+
+// What a packet for `lid` does from switch `x` on: "" when the owner gets it.
+std::string follow_from_switch(const Fabric& fabric, const LidMap& lids, const Lfts& lfts, int x, int lid) {
+  const int owner = lids.owner[lid];
+  std::vector<bool> seen(fabric.size(), false);
+  for (int at = x;;) {
+    if (at == owner) return "";
+    if (seen[at]) return fmt::format("loop at {}", fabric.node(at).name);
+    seen[at] = true;
+    const uint8_t port = lfts.at(at, lid);
+    if (port == kNoPath || port == 0 || port > fabric.node(at).num_ports)
+      return fmt::format("no route at {}", fabric.node(at).name);
+    const PortRef peer = fabric.peer({at, port});
+    if (!peer.valid()) return fmt::format("dead port {} at {}", port, fabric.node(at).name);
+    if (peer.node == owner) return "";
+    if (!fabric.node(peer.node).is_switch()) return fmt::format("delivered to {}", fabric.node(peer.node).name);
+    at = peer.node;
+  }
+}
+
+// The failures of switch-to-LID and CA-to-switch-LID routes, the first few described.
+struct Misses {
+  long count = 0;
+  std::vector<std::string> shown;
+  void add(std::string what) {
+    if (++count <= kShownFailures) shown.push_back(std::move(what));
+  }
+};
+
+Misses switch_traffic_misses(const Fabric& fabric, const LidMap& lids, const Lfts& lfts) {
+  Misses misses;
+  for (int x = 0; x < fabric.size(); ++x) {
+    if (!fabric.node(x).is_switch()) continue;
+    for (int lid = 1; lid <= lids.max_lid; ++lid)
+      if (lids.owner[lid] >= 0 && lids.owner[lid] != x)
+        if (std::string why = follow_from_switch(fabric, lids, lfts, x, lid); !why.empty())
+          misses.add(fmt::format("{} -> LID {} ({}): {}", fabric.node(x).name, lid,
+                                 fabric.node(lids.owner[lid]).name, why));
+  }
+  for (int s = 0; s < fabric.size(); ++s) {
+    if (fabric.node(s).is_switch() || lids.base[s] == 0) continue;
+    for (int x = 0; x < fabric.size(); ++x) {
+      if (!fabric.node(x).is_switch() || lids.base[x] == 0) continue;
+      const Trace path = trace(fabric, lids, lfts, s, lids.base[x]);
+      if (path.outcome != Trace::Outcome::kDelivered)
+        misses.add(fmt::format("{} -> switch {}: not delivered", fabric.node(s).name, fabric.node(x).name));
+    }
+  }
+  return misses;
+}
+
+struct NamedFabric {
+  std::string name;
+  Fabric fabric;
+};
+
+std::vector<NamedFabric> fabrics_to_check() {
+  std::vector<NamedFabric> out;
+  std::set<std::filesystem::path> files;
+  for (const auto& file : std::filesystem::directory_iterator(kSourceRoot / "ibsim-topos"))
+    if (file.path().extension() == ".net") files.insert(file.path());
+  for (const std::filesystem::path& file : files) {
+    Result<Fabric> fabric = read_end_nodes(file.string());
+    EXPECT_TRUE(fabric.ok()) << fabric.status().message();
+    if (fabric.ok()) out.push_back({file.stem().string(), std::move(*fabric)});
+  }
+  const std::filesystem::path ibutils = kSourceRoot / "ibsim-topos/ibutils";
+  Result<Fabric> rhino = read_topo_file((ibutils / "RhinoBased512Nodes.topo").string(), {(ibutils / "ibnl").string()});
+  EXPECT_TRUE(rhino.ok()) << rhino.status().message();
+  if (rhino.ok()) out.push_back({"RhinoBased512Nodes", split_end_nodes(*rhino)});
+  return out;
+}
+
+// Every scheme that routes the fabric, at LMC 0 and at the LMC it needs
+// (every LID of every range): no switch lacks a route to any LID, no CA to
+// any switch LID, and the auditor finds every such pair delivered (and the
+// CA routes still free of credit loops).
+TEST(SwitchTraffic, EverySchemeRoutesSwitchesToEveryLidAndCasToEverySwitch) {
+  for (const NamedFabric& named : fabrics_to_check()) {
+    const Detection detection = detect(named.fabric);
+    for (const SchemeEntry& entry : scheme_table()) {
+      const std::unique_ptr<Scheme> scheme = entry.make();
+      if (!scheme->applies(detection).ok()) continue;
+      std::set<int> lmcs{0, scheme->lmc_needed(detection)};
+      for (int lmc : lmcs) {
+        Result<LidMap> lids = assign_lids(named.fabric, lmc);
+        if (!lids.ok()) continue;  // more LIDs than the unicast range holds
+        Result<RoutedFabric> routed = route_fabric(named.fabric, entry.name, std::move(*lids), {});
+        if (!routed.ok()) continue;  // the scheme cannot route this fabric
+        const std::string what = fmt::format("{} on {} at LMC {}", entry.name, named.name, lmc);
+        AuditInput input{named.fabric, routed->detection.levels, routed->lids, routed->routing.lfts, {}, {}, {}};
+        input.offsets.mode = OffsetChoice::Mode::kAllOffsets;
+        input.dest_sl = routed->routing.dest_sl;
+        const Correctness correctness = check_correctness(input);
+        // Where a scheme leaves CA pairs apart (updown on MiKANT: leaves with no common ancestor) their
+        // switches' entries are the CAs' own: nothing to complete without changing CA routes.
+        if (correctness.unreachable + correctness.loops > 0) continue;
+        const Misses misses = switch_traffic_misses(named.fabric, routed->lids, routed->routing.lfts);
+        EXPECT_EQ(misses.count, 0) << what << ": " << fmt::format("{}", fmt::join(misses.shown, "; "));
+        EXPECT_GT(correctness.switch_pairs, 0) << what;
+        EXPECT_EQ(correctness.switch_unreachable, 0) << what;
+        EXPECT_EQ(correctness.credit_loops, 0) << what << ": " << fmt::format("{}", fmt::join(correctness.examples, "; "));
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace ftclos

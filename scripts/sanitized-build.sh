@@ -9,8 +9,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 build=build-sanitize
 # A build-sanitize/ of an older layout (gcc, no fuzz hooks) is set up anew.
-if ! grep -qs '"id": "clang"' $build/meson-info/intro-compilers.json ||
-   ! meson introspect --buildoptions $build | grep -q '"name": "fuzz", "value": true'; then
+if ! grep -qs 'clang++' $build/build.ninja ||
+   ! grep -qs '"name": "fuzz", "value": true' $build/meson-info/intro-buildoptions.json; then
   rm -rf $build
   CC=clang CXX=clang++ meson setup $build -Dfuzz=true -Db_sanitize=address,undefined -Db_lundef=false \
     -Dbenchmarks=disabled >/dev/null

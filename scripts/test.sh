@@ -6,12 +6,13 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
+start=$(date +%s)
 scripts/setup.sh >/dev/null
+phase() { echo "phase: $1 done after $(($(date +%s) - start)) s" >>build/test-phases.log; }
+: >build/test-phases.log
+phase "setup and build"
 
 status=0
-start=$SECONDS
-phase() { echo "phase: $1 done after $((SECONDS - start)) s" >>build/test-phases.log; }
-: >build/test-phases.log
 
 # The sanitized side at low priority, beside the e2e scripts (which mostly
 # wait on ibsim and OpenSM): one clang build of the unit tests and fuzz

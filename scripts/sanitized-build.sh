@@ -12,7 +12,9 @@ build=build-sanitize
 if ! grep -qs 'clang++' $build/build.ninja ||
    ! grep -qs '"name": "fuzz", "value": true' $build/meson-info/intro-buildoptions.json; then
   rm -rf $build
-  CC=clang CXX=clang++ meson setup $build -Dfuzz=true -Db_sanitize=address,undefined -Db_lundef=false \
+  # Meson puts ccache in front only of compilers it finds itself, not of CC/CXX.
+  ccache=$(command -v ccache || true)
+  CC="${ccache:+ccache }clang" CXX="${ccache:+ccache }clang++" meson setup $build -Dfuzz=true -Db_sanitize=address,undefined -Db_lundef=false \
     -Dbenchmarks=disabled >/dev/null
 fi
 if ! ninja -C $build unit_tests fuzz_targets >$build/build.log 2>&1; then

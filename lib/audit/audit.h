@@ -90,9 +90,10 @@ struct Correctness {
   // Switches' own traffic (PMA queries and their answers, traps): every
   // switch to every LID of another node (every LID of a CA's range), every
   // CA to every switch LID, where cables join them. Counted apart: not in
-  // `pairs`, `unreachable`, `loops` nor the credit-loop graph.
+  // `pairs`, `unreachable`, `loops` nor `credit_loops`.
   long switch_pairs = 0;
   long switch_unreachable = 0;  // of them: not delivered (no route, dead port or loop)
+  int switch_credit_loops = 0;  // credit loops once their routes join the CAs' (>= credit_loops)
   int credit_loops = 0;        // cycles in the channel dependency graph, counted per VL
   uint16_t sls_used = 0;       // bit s: some delivered route has SL s
   uint16_t vls_used = 0;       // bit v: a channel may carry VL v for them (every port pair's SL2VL)

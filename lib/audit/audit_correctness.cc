@@ -18,7 +18,9 @@
 // only with AuditInput::count_non_minimal).
 // Switches' own traffic is walked on the same columns (every switch, every
 // LID of every range, and every switch LID from every CA) and counted
-// apart: `switch_pairs`, `switch_unreachable`.
+// apart: `switch_pairs`, `switch_unreachable`, and `switch_credit_loops`:
+// the credit loops once its routes join the graph on the LID's SL (PMA
+// queries and answers hold data VLs too).
 //
 // Credit loops: the channel dependency graph of the routes sources actually
 // take, over (channel, VL) nodes: a channel is a switch egress port that
@@ -315,12 +317,40 @@ class Auditor {
   }
 
   // Counts the walked column's routes from every switch but `owner` to
-  // `lid` (management traffic: PMA answers, traps) as switch pairs.
+  // `lid` (management traffic: PMA answers, traps) as switch pairs, and
+  // adds their channel dependencies on the LID's SL: they share the VLs
+  // with the CAs' traffic, so a turn only they make can close a credit loop.
   void audit_switch_sources(int lid, int owner) {
     counts_.switch_pairs += switches_in_piece_[pieces_[owner]] - in_.fabric.node(owner).is_switch();
-    for (int x : switches_)
-      if (engine_.at(x).outcome != Trace::Outcome::kDelivered && x != owner && pieces_[x] == pieces_[owner])
-        judge_switch_pair(in_.fabric.node(x).display_name(), x, owner, lid, 1);
+    bool up_down = folded_;
+    for (int x : switches_) {
+      if (x == owner || pieces_[x] != pieces_[owner]) continue;
+      const Step& step = engine_.at(x);
+      up_down = up_down && step.outcome == Trace::Outcome::kDelivered && step.up_down;
+      if (step.outcome != Trace::Outcome::kDelivered) judge_switch_pair(in_.fabric.node(x).display_name(), x, owner, lid, 1);
+    }
+    const int sl = std::min(default_sl(in_, lid), kVls - 1);
+    if (up_down && !switch_turned_[sl]) {
+      deferred_switch_columns_[sl].push_back(lid);
+    } else {
+      switch_turned_[sl] = true;
+      record_column_dependencies(sl);
+    }
+  }
+
+  // Adds the channel pairs of every switch's route in the walked column to the switches' graph.
+  void record_column_dependencies(int sl) {
+    if (switch_deps_[sl].empty()) switch_deps_[sl].assign(channels_.size(), PortSet{});
+    for (int x : switches_) {
+      const Step& step = engine_.at(x);
+      if (step.next < 0) continue;
+      // The next hop is a channel too when it ends at a switch: the owner of a switch LID.
+      const uint8_t port = engine_.at(step.next).port;
+      if (port == kNoPath || port == 0 || port > in_.fabric.node(step.next).num_ports) continue;
+      const PortRef peer = in_.fabric.peer({step.next, port});
+      if (!peer.valid() || !in_.fabric.node(peer.node).is_switch()) continue;
+      switch_deps_[sl][channels_.of({x, step.port})][port / 64] |= uint64_t{1} << (port % 64);
+    }
   }
 
   // Counts `senders` routes to `lid` that enter at switch `entry` and fail there or after.
@@ -354,10 +384,16 @@ class Auditor {
         });
       }
       deferred_[sl].clear();
+      for (int lid : deferred_switch_columns_[sl]) {
+        engine_.walk(lid);
+        record_column_dependencies(sl);
+      }
+      deferred_switch_columns_[sl].clear();
     }
   }
 
   const std::array<bool, kVls>& turned() const { return turned_; }
+  const std::array<bool, kVls>& switch_turned() const { return switch_turned_; }
 
   // Folds another worker's results (of later destinations) into this one.
   void absorb(const Auditor& other) {
@@ -379,6 +415,13 @@ class Auditor {
       for (size_t c = 0; c < ours.size(); ++c)
         for (int w = 0; w < 4; ++w) ours[c][w] |= theirs[c][w];
     }
+    for (int sl = 0; sl < kVls; ++sl) {
+      const std::vector<PortSet>& theirs = other.switch_deps_[sl];
+      if (theirs.empty()) continue;
+      if (switch_deps_[sl].empty()) switch_deps_[sl].assign(channels_.size(), PortSet{});
+      for (size_t c = 0; c < theirs.size(); ++c)
+        for (int w = 0; w < 4; ++w) switch_deps_[sl][c][w] |= theirs[c][w];
+    }
   }
 
   // Adds the channel dependencies of a multicast group's packets on its SL.
@@ -392,6 +435,17 @@ class Auditor {
 
   Correctness& counts() { return counts_; }
   const Dependencies& deps() const { return deps_; }
+  /// The CAs' dependencies and the switches' own routes' together.
+  Dependencies all_deps() const {
+    Dependencies all = deps_;
+    for (int sl = 0; sl < kVls; ++sl) {
+      if (switch_deps_[sl].empty()) continue;
+      if (all[sl].empty()) all[sl].assign(channels_.size(), PortSet{});
+      for (size_t c = 0; c < all[sl].size(); ++c)
+        for (int w = 0; w < 4; ++w) all[sl][c][w] |= switch_deps_[sl][c][w];
+    }
+    return all;
+  }
   void add_example(Kind kind, const std::string& text) {
     if (static_cast<int>(examples_[kind].size()) < kExamplesPerKind) examples_[kind].push_back(text);
   }
@@ -530,14 +584,17 @@ class Auditor {
   Correctness counts_;
   std::array<std::vector<std::string>, kKinds> examples_;
   Dependencies deps_;
+  Dependencies switch_deps_;  // of switches' own routes (switch LIDs, and switches no CA route to the LID crosses)
   const SwitchGraph& graph_;
   std::vector<int> bfs_from_;  // the switches distance_ starts from
   std::vector<int> distance_;
   std::vector<int> queue_;     // distances_to's BFS queue
   std::vector<bool> used_;
   std::vector<int> touched_;
+  std::array<bool, kVls> switch_turned_{};  // per SL: a column whose switch routes turn (or fail) was recorded
   std::array<bool, kVls> turned_{};  // per SL: a column with a route that turns (or fails) was recorded
   std::array<std::vector<std::pair<int, int>>, kVls> deferred_;  // per SL: up/down columns (d, offset index) not recorded
+  std::array<std::vector<int>, kVls> deferred_switch_columns_;  // per SL: LIDs whose switch routes are all up/down, not recorded
   std::array<std::vector<int>, kVls> by_sl_;  // for_each_sl's lists
 };
 
@@ -730,15 +787,17 @@ Correctness check_correctness(const AuditInput& input) {
   });
   // An SL's up/down columns count once an SL sharing a VL with it turned.
   const std::array<uint16_t, kVls> vls = vls_of_sls(input);
-  uint16_t turned_vls = 0;
+  uint16_t turned_vls = 0, switch_turned_vls = 0;
   for (const Auditor& auditor : auditors)
-    for (int sl = 0; sl < kVls; ++sl)
+    for (int sl = 0; sl < kVls; ++sl) {
       if (auditor.turned()[sl]) turned_vls |= vls[sl];
+      if (auditor.switch_turned()[sl]) switch_turned_vls |= vls[sl];
+    }
   // Multicast packets turn every way a tree lets them: their VLs need the graph.
   if (input.mcast)
     for (const McastForwarding& group : *input.mcast) turned_vls |= vls[std::min<int>(group.sl, kVls - 1)];
   std::array<bool, kVls> replay{};
-  for (int sl = 0; sl < kVls; ++sl) replay[sl] = (vls[sl] & turned_vls) != 0;
+  for (int sl = 0; sl < kVls; ++sl) replay[sl] = (vls[sl] & (turned_vls | switch_turned_vls)) != 0;
   for_each_block(workers, workers, [&](int w, long, long) { auditors[w].replay_deferred(replay); });
   Auditor& all = auditors.front();
   for (int w = 1; w < workers; ++w) all.absorb(auditors[w]);
@@ -753,6 +812,15 @@ Correctness check_correctness(const AuditInput& input) {
     for (const std::vector<int>& component : cyclic_components(graph)) {
       ++all.counts().credit_loops;
       all.add_example(kCreditLoop, describe_cycle(input.fabric, channels, graph, component));
+    }
+  }
+  all.counts().switch_credit_loops = all.counts().credit_loops;
+  if (switch_turned_vls != 0) {
+    const VlGraph graph = vl_graph(input, channels, all.all_deps());
+    all.counts().switch_credit_loops = 0;
+    for (const std::vector<int>& component : cyclic_components(graph)) {
+      ++all.counts().switch_credit_loops;
+      all.add_example(kCreditLoop, "with switches' own routes, " + describe_cycle(input.fabric, channels, graph, component));
     }
   }
   Correctness out = std::move(all.counts());

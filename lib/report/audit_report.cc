@@ -97,6 +97,7 @@ std::string audit_summary(const Fabric& fabric, const Detection& detection, cons
                  correctness.updown_violations, correctness.non_minimal);
   fmt::format_to(out, "switch pairs: {}, unreachable {} (every switch to every LID, every CA to every switch LID: "
                  "PMA queries and answers)\n", correctness.switch_pairs, correctness.switch_unreachable);
+  fmt::format_to(out, "credit loops with switches' own routes: {}\n", correctness.switch_credit_loops);
   fmt::format_to(out, "VLs used: {} (SLs {})\n", fmt::join(bits_of(correctness.vls_used), ","),
                  fmt::join(bits_of(correctness.sls_used), ","));
   if (correctness.disconnected > 0)
@@ -194,6 +195,7 @@ nlohmann::json primary_json(const Fabric& fabric, const Detection& detection, co
       {"unreachable", correctness.unreachable},
       {"switch_pairs", correctness.switch_pairs},
       {"switch_unreachable", correctness.switch_unreachable},
+      {"switch_credit_loops", correctness.switch_credit_loops},
       {"loops", correctness.loops},
       {"credit_loops", correctness.credit_loops},
       {"sls_used", bits_of(correctness.sls_used)},

@@ -134,14 +134,14 @@ audit() {
 
 rows=()
 row() {  # row FABRIC ENGINE USED SOURCE JSON
-  read -r pairs unreachable loops credit worst nonblocking < <(field "$5" pairs unreachable loops credit_loops \
-    worst_case_contention nonblocking)
+  read -r pairs unreachable loops credit worst nonblocking switch_unreachable switch_credit < <(field "$5" pairs \
+    unreachable loops credit_loops worst_case_contention nonblocking switch_unreachable switch_credit_loops)
   # Only tables that deliver every pair compete (ftree leaves storage hosts out).
   [ "$unreachable" != 0 ] || [ "$loops" != 0 ] || worst_of["$1/$2"]=$worst
   credit_of["$1/$2"]=$credit
   routed_by["$1/$2"]=$3
-  rows+=("$(printf '%-13s %-16s %-8s %6s %5s %5s %6s %6s %-11s %s' "$1" "$2" "$3" "$pairs" "$unreachable" "$loops" \
-    "$credit" "$worst" "$nonblocking" "$4")")
+  rows+=("$(printf '%-13s %-16s %-8s %6s %5s %5s %6s %6s %-11s %6s %6s %s' "$1" "$2" "$3" "$pairs" "$unreachable" \
+    "$loops" "$credit" "$worst" "$nonblocking" "$switch_unreachable" "$switch_credit" "$4")")
 }
 
 for entry in "${fabrics[@]}"; do
@@ -243,10 +243,11 @@ EOF
 done
 
 echo
-printf '%-13s %-16s %-8s %6s %5s %5s %6s %6s %-11s %s\n' fabric engine routed pairs unrch loops credit worst \
-  nonblocking "tables audited"
+printf '%-13s %-16s %-8s %6s %5s %5s %6s %6s %-11s %6s %6s %s\n' fabric engine routed pairs unrch loops credit worst \
+  nonblocking sw-unr sw-cl "tables audited"
 printf '%s\n' "${rows[@]}"
-echo "(routed: the engine OpenSM's log names; '!' marks a fallback)"
+echo "(routed: the engine OpenSM's log names; '!' marks a fallback; sw-unr: switches' own routes (PMA) not"
+echo " delivered; sw-cl: credit loops once those routes join the CAs')"
 
 # Our updown (offline) and the plugin (read back) against the best stock
 # engine that routed the same file.

@@ -147,6 +147,37 @@ TEST(AuditCorrectness, CleanRoutesPass) {
       << ::testing::PrintToString(c.examples);
 }
 
+// h0 - L0, h1 - L1, each leaf cabled to spines S0 (port 2) and S1 (port 3).
+// The CAs' routes go up, then down; the switches' own routes to switch LIDs
+// turn down then up (S0 -> L0 -> S1, S1 -> L1 -> S0, L0 -> S1 -> L1, L1 ->
+// S0 -> L0) and close a credit loop that only they make.
+TEST(AuditCorrectness, SwitchRoutesThatTurnCloseACreditLoopCountedApart) {
+  Hand t;
+  const int l0 = t.sw("L0", 3), l1 = t.sw("L1", 3), s0 = t.sw("S0", 2), s1 = t.sw("S1", 2);
+  const int h0 = t.host("h0"), h1 = t.host("h1");
+  t.cable(h0, 1, l0, 1), t.cable(h1, 1, l1, 1);
+  t.cable(l0, 2, s0, 1), t.cable(l0, 3, s1, 1), t.cable(l1, 2, s0, 2), t.cable(l1, 3, s1, 2);
+  t.finish();
+  t.route(l0, h0, 1), t.route(l0, h1, 2), t.route(s0, h1, 2), t.route(s0, h0, 1);
+  t.route(l1, h1, 1), t.route(l1, h0, 3), t.route(s1, h0, 1), t.route(s1, h1, 2);
+  Correctness c = check_correctness(t.input());
+  EXPECT_EQ(c.credit_loops, 0);
+  EXPECT_EQ(c.switch_credit_loops, 0);
+  t.route(s0, s1, 1), t.route(l0, s1, 3);  // S0 -> L0 -> S1
+  t.route(s1, s0, 2), t.route(l1, s0, 2);  // S1 -> L1 -> S0
+  t.route(l0, l1, 3), t.route(s1, l1, 2);  // L0 -> S1 -> L1
+  t.route(l1, l0, 2), t.route(s0, l0, 1);  // L1 -> S0 -> L0
+  c = check_correctness(t.input());
+  EXPECT_EQ(c.unreachable + c.loops + c.credit_loops, 0);
+  EXPECT_EQ(c.switch_credit_loops, 1);
+  EXPECT_TRUE(std::ranges::any_of(c.examples, [](const std::string& e) {
+    return e.find("with switches' own routes, credit loop on VL 0") != std::string::npos;
+  })) << ::testing::PrintToString(c.examples);
+  t.route(s0, s1, 2), t.route(l1, s1, 3);  // S0 -> L1 -> S1 instead: the cycle opens
+  c = check_correctness(t.input());
+  EXPECT_EQ(c.switch_credit_loops, 0) << ::testing::PrintToString(c.examples);
+}
+
 // Switches' own traffic: 3 switches to 2 CA LIDs and 2 other switch LIDs
 // each, 2 CAs to 3 switch LIDs; an empty entry at L0 for L1's LID strands
 // L0's packets to L1 and h0's queries to it, apart from the CA pairs.

@@ -1,7 +1,7 @@
 // The C boundary of ftclos_engine.h. A sweep is five steps: recognize (the
-// subnet as a lib Fabric with OpenSM's LIDs, route/subnet_fabric.h, and
+// subnet as a lib Fabric with OpenSM's LIDs, engine/subnet_fabric.h, and
 // detect()), route (the configured scheme), keep (the last sweep's entries
-// that are still valid, route/previous_tables.h, when the merged tables pass
+// that are still valid, tables/previous_tables.h, when the merged tables pass
 // the check), check (the auditor's check_correctness) and publish (keep the
 // tables for the C side and, by GUID, for the next sweep; the SLs for
 // path_sl; write the path bits). One INFO line per sweep has the figures;
@@ -35,13 +35,13 @@
 #include "detect/detect.h"
 #include "detect/host_hints.h"
 #include "detect/summary.h"
-#include "route/engine_options.h"
-#include "route/mcast_tree.h"
-#include "route/path_bits.h"
-#include "route/previous_tables.h"
+#include "engine/engine_options.h"
+#include "paths/mcast_tree.h"
+#include "tables/path_bits.h"
+#include "tables/previous_tables.h"
 #include "route/routing.h"
-#include "route/subnet_fabric.h"
-#include "route/tables_by_guid.h"
+#include "engine/subnet_fabric.h"
+#include "tables/tables_by_guid.h"
 
 namespace {
 

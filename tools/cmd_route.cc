@@ -26,10 +26,10 @@
 #include "audit/sl_file.h"
 #include "audit/trade_off.h"
 #include "audit/worst_case.h"
-#include "route/lft_dump.h"
-#include "route/path_bits.h"
-#include "route/previous_tables.h"
-#include "route/route_fabric.h"
+#include "tables/lft_dump.h"
+#include "tables/path_bits.h"
+#include "tables/previous_tables.h"
+#include "engine/route_fabric.h"
 
 namespace ftclos::cli {
 namespace {

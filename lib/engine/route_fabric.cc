@@ -8,6 +8,13 @@
 
 namespace ftclos {
 
+Status check_connected(const Fabric& fabric) {
+  // No table joins parts that no cable joins: say where the fabric splits.
+  if (const auto parts = fabric_parts(fabric); parts.size() > 1)
+    return Status::Error("the fabric is physically disconnected, " + describe_parts(fabric, parts));
+  return Status::Ok();
+}
+
 Result<RoutedFabric> route_fabric(const Fabric& fabric, std::string_view scheme_name, int lmc, const HostHints& hints,
                                   bool* bad_input) {
   if (bad_input) *bad_input = true;
@@ -22,9 +29,7 @@ Result<RoutedFabric> route_fabric(const Fabric& fabric, std::string_view scheme_
   Result<std::unique_ptr<Scheme>> scheme = make_scheme(scheme_name);
   if (!scheme.ok()) return scheme.status();
   if (bad_input) *bad_input = false;
-  // No table joins parts that no cable joins: say where the fabric splits.
-  if (const auto parts = fabric_parts(fabric); parts.size() > 1)
-    return Status::Error("the fabric is physically disconnected, " + describe_parts(fabric, parts));
+  if (Status connected = check_connected(fabric); !connected.ok()) return connected;
 
   RoutedFabric out{detect(fabric, hints), std::move(lids), {}, 0};
   const auto start = std::chrono::steady_clock::now();

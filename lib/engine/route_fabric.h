@@ -36,4 +36,8 @@ struct RouteHooks {
 Result<RoutedFabric> route_fabric(const Fabric& fabric, std::string_view scheme, LidMap lids, const HostHints& hints,
                                   bool* bad_input = nullptr, const RouteHooks& hooks = {});
 
+/// Fails, naming the parts, when no cable path joins some nodes of `fabric`:
+/// no tables could join them.
+Status check_connected(const Fabric& fabric);
+
 }  // namespace ftclos

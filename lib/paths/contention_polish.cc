@@ -180,11 +180,13 @@ class Polisher {
         if (lids_on_sl_.size() <= dest_sl[lid]) lids_on_sl_.resize(dest_sl[lid] + 1);
         lids_on_sl_[dest_sl[lid]].push_back(static_cast<int>(lid));
       }
-    std::vector<int> by_name(fabric_.size());
-    std::iota(by_name.begin(), by_name.end(), 0);
-    std::ranges::sort(by_name, {}, [&](int node) -> const std::string& { return fabric_.node(node).name; });
+    // By GUID, then name: the subnet names nodes by GUID, a file as it likes;
+    // both must get the same tables (tests/unit/sweep_both_ways_test.cc).
+    std::vector<int> by_guid(fabric_.size());
+    std::iota(by_guid.begin(), by_guid.end(), 0);
+    std::ranges::sort(by_guid, [&](int a, int b) { return precedes_by_guid(fabric_, a, b); });
     rank_.assign(fabric_.size(), 0);
-    for (int i = 0; i < fabric_.size(); ++i) rank_[by_name[i]] = i;
+    for (int i = 0; i < fabric_.size(); ++i) rank_[by_guid[i]] = i;
     words_ = (entries_.size() + 63) / 64;
     state_.sets.assign(dests_.size() * switches_.size() * words_, 0);
     state_.histogram.assign(dests_.size() + 1, 0);
@@ -339,7 +341,7 @@ class Polisher {
         }
       }
     }
-    // By names, not node indices: the same fabric listed in another order gets the same tables.
+    // By rank, not node indices: the same fabric listed in another order gets the same tables.
     std::ranges::sort(moves, {}, [&](const Move& m) { return std::tuple{rank_[dest_nodes_[m.dest]], rank_[m.at], m.port, m.siblings}; });
     moves.erase(std::unique(moves.begin(), moves.end(),
                             [](const Move& a, const Move& b) {
@@ -423,7 +425,7 @@ class Polisher {
           break;
         }
     }
-    // By names: a sibling's apply depends on those before it, and the same
+    // By rank: a sibling's apply depends on those before it, and the same
     // fabric listed in another node order must get the same tables.
     std::sort(entries.begin() + 1, entries.end(), [&](const auto& a, const auto& b) { return rank_[a.first] < rank_[b.first]; });
     return entries;
@@ -486,7 +488,7 @@ class Polisher {
   std::vector<long> members_;       // per entry: its CAs
   std::vector<Dest> dests_;
   std::vector<int> dest_nodes_;     // per destination: its CA
-  std::vector<int> rank_;           // per node: its place by name
+  std::vector<int> rank_;           // per node: its place by GUID, then name
   State state_;
   std::vector<std::vector<int>> lids_on_sl_;  // per SL > 0: its LIDs
   size_t words_ = 0;

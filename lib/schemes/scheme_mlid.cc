@@ -31,59 +31,41 @@
 #include <algorithm>
 #include <string>
 
-#include "schemes/label_routing.h"
 #include "schemes/schemes.h"
+#include "schemes/source_digit_scheme.h"
 
 namespace ftclos {
 namespace {
 
-// Digit l of the path bits, lowest level first: how many sources under a
-// level-l switch leave by distinct up links.
-std::vector<int> digit_values(const XgftShape& s) {
-  std::vector<int> values(s.h, 1);
-  for (int l = 1; l < s.h; ++l) values[l] = std::min(s.m[l - 1], up_slots(s, l));
-  return values;
-}
-
-class MlidScheme : public Scheme {
+class MlidScheme : public SourceDigitScheme {
  public:
   std::string_view name() const override { return "mlid"; }
 
-  Status applies(const Detection& detection) const override {
-    return require_tree_labels(detection, "mlid");
-  }
-
-  int lmc_needed(const Detection& detection) const override {
-    return ceil_log2(full_classes(digit_values(detection.xgft->shape)));
-  }
-
  protected:
-  Result<Routing> route_tables(const RoutingInput& in) const override {
-    if (Status status = applies(in.detection); !status.ok()) return status;
+  // How many sources under a level-l switch leave by distinct up links.
+  std::vector<int> digit_values(const XgftShape& s) const override {
+    std::vector<int> values(s.h, 1);
+    for (int l = 1; l < s.h; ++l) values[l] = std::min(s.m[l - 1], up_slots(s, l));
+    return values;
+  }
+
+  long up_slot(const XgftShape& s, int l, int digit, int r, const std::vector<int>& dst) const override {
+    return digit + r * (dst[l - 1] % (up_slots(s, l) / r));
+  }
+
+  void add_notes(const RoutingInput& in, const DigitClasses& digits, Routing& routing) const override {
     const XgftShape& s = in.detection.xgft->shape;
-    const DigitClasses digits(digit_values(s), in.lids.lids_per_ca());
-    const long full = digits.full;
-    LabelRule rule;
-    rule.classes = digits.classes;
-    rule.class_of = [digits](const std::vector<int>& src) { return digits.class_of(src); };
-    rule.up_slot = [digits, s](int l, int c, const std::vector<int>& dst) {
-      const int r = digits.radix[l];
-      return digits.digit(c, l) + r * (dst[l - 1] % (up_slots(s, l) / r));
-    };
-    Routing routing = route_by_labels(in, rule);
-    routing.lmc_needed = lmc_needed(in.detection);
     if (routing.lmc_needed > in.lids.lmc)
       routing.notes.push_back(fmt::format(
           "{} LIDs per CA need LMC {}, have {}: path bits keep the source digits of the lowest levels "
           "modulo what fits; the other levels choose the up link by destination only",
-          full, routing.lmc_needed, in.lids.lmc));
+          digits.full, routing.lmc_needed, in.lids.lmc));
     routing.notes.push_back(
         "the source's position under the top level picks the up link at every level (Lin, Chung and "
         "Huang); Yuan et al.'s Table I: oblivious ratio m/2 on FT(m,2), m-1 on FT(m,3)");
     if (s.h == 2)
       routing.notes.push_back(two_level_bound(s, digits.radix[1]) +
                               (routing.rerouted > 0 ? "; entries re-routed around missing cables may exceed it" : ""));
-    return routing;
   }
 
  private:

@@ -31,52 +31,30 @@
 
 #include <algorithm>
 
-#include "schemes/label_routing.h"
 #include "schemes/schemes.h"
+#include "schemes/source_digit_scheme.h"
 
 namespace ftclos {
 namespace {
 
-// Source digits the path bits hold, lowest level first: a host's index
-// under each switch.
-std::vector<int> digit_values(const XgftShape& s) {
-  std::vector<int> values(s.h, 1);
-  for (int l = 1; l < s.h; ++l) values[l] = s.m[l - 1];
-  return values;
-}
-
-class NonblockingScheme : public Scheme {
+class NonblockingScheme : public SourceDigitScheme {
  public:
   std::string_view name() const override { return "nonblocking"; }
 
-  Status applies(const Detection& detection) const override {
-    return require_tree_labels(detection, "nonblocking");
-  }
-
-  int lmc_needed(const Detection& detection) const override {
-    return ceil_log2(full_classes(digit_values(detection.xgft->shape)));
-  }
-
  protected:
-  Result<Routing> route_tables(const RoutingInput& in) const override {
-    if (Status status = applies(in.detection); !status.ok()) return status;
-    const XgftShape& s = in.detection.xgft->shape;
-    const DigitClasses digits(digit_values(s), in.lids.lids_per_ca());
-    const long full = digits.full;
-    LabelRule rule;
-    rule.classes = digits.classes;
-    rule.class_of = [digits](const std::vector<int>& src) { return digits.class_of(src); };
-    rule.up_slot = [digits, s](int l, int c, const std::vector<int>& dst) {
-      return (digits.digit(c, l) * s.m[l - 1] + dst[l - 1]) % up_slots(s, l);
-    };
-    Routing routing = route_by_labels(in, rule);
-    routing.lmc_needed = lmc_needed(in.detection);
-    add_notes(in, full, routing);
-    return routing;
+  // A host's index under each switch.
+  std::vector<int> digit_values(const XgftShape& s) const override {
+    std::vector<int> values(s.h, 1);
+    for (int l = 1; l < s.h; ++l) values[l] = s.m[l - 1];
+    return values;
   }
 
- private:
-  static void add_notes(const RoutingInput& in, long full, Routing& routing) {
+  long up_slot(const XgftShape& s, int l, int digit, int /*radix*/, const std::vector<int>& dst) const override {
+    return (digit * s.m[l - 1] + dst[l - 1]) % up_slots(s, l);
+  }
+
+  void add_notes(const RoutingInput& in, const DigitClasses& digits, Routing& routing) const override {
+    const long full = digits.full;
     const XgftShape& s = in.detection.xgft->shape;
     bool nonblocking = true;
     for (int l = 1; l < s.h; ++l) {

@@ -6,7 +6,7 @@
  * malloc'ed message there (free it with ftclos_free). Nothing throws.
  *
  * Input: the subnet as OpenSM discovered it, in the plain arrays of
- * route/subnet.h that the caller owns for the duration of one call. Output: per switch, the out port for
+ * engine/subnet.h that the caller owns for the duration of one call. Output: per switch, the out port for
  * every LID 0..max_lid (FTCLOS_NO_PATH where there is none). */
 #ifndef FTCLOS_ENGINE_H
 #define FTCLOS_ENGINE_H
@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "route/subnet.h" /* struct ftclos_subnet: the input, plain C */
+#include "engine/subnet.h" /* struct ftclos_subnet: the input, plain C */
 
 #ifdef __cplusplus
 extern "C" {
@@ -79,7 +79,7 @@ struct ftclos_mcast_port {
 
 /* The multicast tree of `mlid` (host order) for the member ports
  * `member_guids` (port GUIDs, host order; repeats ignored) on the fabric of
- * the last routing, keeping its unicast order (lib/route/mcast_tree.h).
+ * the last routing, keeping its unicast order (lib/paths/mcast_tree.h).
  * Stores a malloc'ed array of every (switch, port) of the group's MFT
  * entries in *ports (free with ftclos_free) and its length in *count.
  * Returns 0; 1 when no switch reaches every member going down the order,

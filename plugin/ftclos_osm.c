@@ -12,7 +12,7 @@
  * without -z defs. Everything runs under OpenSM's lock except path_sl.
  * update_sl2vl programs the SL-to-VL tables the routing's SLs need;
  * mcast_build_stree builds every multicast group's tree down the unicast
- * order (lib/route/mcast_tree.h). */
+ * order (lib/paths/mcast_tree.h). */
 #include <opensm/osm_config.h>
 
 #include <errno.h>

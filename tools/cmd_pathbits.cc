@@ -9,8 +9,8 @@
 #include "cli_common.h"
 #include "commands.h"
 #include "core/end_nodes.h"
-#include "route/path_bits.h"
-#include "route/route_fabric.h"
+#include "tables/path_bits.h"
+#include "engine/route_fabric.h"
 
 namespace ftclos::cli {
 namespace {

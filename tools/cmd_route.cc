@@ -18,18 +18,16 @@
 #include <string>
 
 #include "cli_common.h"
-#include "audit/audit.h"
 #include "commands.h"
-#include "core/end_nodes.h"
-#include "detect/summary.h"
+#include "audit/audit.h"
 #include "audit/lft_parse.h"
 #include "audit/sl_file.h"
-#include "audit/trade_off.h"
-#include "audit/worst_case.h"
-#include "route/lft_dump.h"
-#include "route/path_bits.h"
-#include "route/previous_tables.h"
-#include "route/route_fabric.h"
+#include "core/end_nodes.h"
+#include "detect/summary.h"
+#include "engine/route_fabric.h"
+#include "engine/sweep.h"
+#include "tables/lft_dump.h"
+#include "tables/path_bits.h"
 
 namespace ftclos::cli {
 namespace {
@@ -56,46 +54,40 @@ double milliseconds_since(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-// `auto_check_ms`: the part of route_ms that auto spent checking candidates.
-void print_summary(const RoutedFabric& routed, const RouteOptions& options, double total_ms, double auto_check_ms,
-                   double check_ms) {
-  const Routing& routing = routed.routing;
-  fmt::print(stderr, "family: {}\nscheme: {}\n", family_summary(routed.detection), options.scheme);
-  fmt::print(stderr, "LMC: {} given, {} needed\n", routed.lids.lmc, routing.lmc_needed);
-  if (routed.lids.lmc < routing.lmc_needed)
+void print_summary(const Sweep& sweep, const LidMap& lids, const RouteOptions& options, double total_ms) {
+  const Routing& routing = sweep.routing;
+  fmt::print(stderr, "family: {}\nscheme: {}\n", family_summary(sweep.detection), options.scheme);
+  fmt::print(stderr, "LMC: {} given, {} needed\n", lids.lmc, routing.lmc_needed);
+  if (lids.lmc < routing.lmc_needed)
     fmt::print(stderr,
                "LMC {} is less than the {} this scheme needs for its full guarantee on this fabric; "
                "the notes say what it does instead\n",
-               routed.lids.lmc, routing.lmc_needed);
+               lids.lmc, routing.lmc_needed);
   fmt::print(stderr, "entries re-routed: {}\n", routing.rerouted);
   for (const std::string& note : routing.notes) fmt::print(stderr, "note: {}\n", note);
-  // auto's checks run inside route_fabric's time: shown apart.
-  fmt::print(stderr, "time: {:.2f} ms ({:.2f} ms routing, {:.2f} ms checking)\n", total_ms, routed.route_ms - auto_check_ms,
-             check_ms);
+  fmt::print(stderr, "time: {:.2f} ms ({:.2f} ms routing, {:.2f} ms checking)\n", total_ms, sweep.route_ms,
+             sweep.check_ms);
 }
 
-// Every CA to every LID of every other CA, as the auditor walks the tables:
-// a scheme must not strand a pair silently, nor leave a credit loop. On VL
-// 0 (`with_sls` false) every packet takes VL 0, as when OpenSM's file
-// engine loads the dump alone. Returns the reason, or "".
-std::string undelivered(const Fabric& fabric, const Levels& levels, const LidMap& lids, const Routing& routing,
-                        bool with_sls) {
-  const Correctness check = check_correctness(
-      {fabric, levels, lids, routing.lfts, {}, with_sls ? routing.dest_sl : std::vector<uint8_t>{}, {}});
-  const long failed = check.unreachable + check.loops + check.switch_unreachable;
-  if (failed == 0 && check.credit_loops == 0) return "";
-  if (failed == 0) {  // deadlock-prone: a wrong answer too
-    const auto loop = std::ranges::find_if(check.examples, [](const std::string& e) { return e.starts_with("credit loop"); });
-    return fmt::format("the tables have {} credit loops{}", check.credit_loops,
-                       loop == check.examples.end() ? "" : ", e.g. " + *loop);
-  }
-  const std::string switches =
-      check.switch_unreachable == 0
-          ? ""
-          : fmt::format("; {} of {} switch routes (PMA queries and answers)", check.switch_unreachable, check.switch_pairs);
-  return fmt::format("the tables leave {} of {} CA routes undelivered ({} unreachable, {} in loops){}{}",
-                     check.unreachable + check.loops, check.pairs, check.unreachable, check.loops, switches,
-                     check.examples.empty() ? "" : ", e.g. " + check.examples.front());
+// The sweep as the CLI runs it: every CA to every LID of every other CA, and
+// switches' own routes, as the auditor walks the tables; a scheme must not
+// strand a pair silently, nor leave a credit loop. The SLs reach the subnet
+// only through --sl: without it the dump is all OpenSM's file engine loads,
+// every packet on VL 0, so tables are checked there and auto routes on one VL.
+// The CLI decides itself what an unsound result means (allow_unreachable).
+SweepOptions sweep_options(const RouteOptions& options) {
+  const bool with_sls = !options.sl_file.empty();
+  SweepOptions out;
+  out.scheme = options.scheme;
+  out.data_vls = with_sls || options.scheme != "auto" ? options.data_vls : 1;
+  out.polish = options.polish;
+  out.allow_unreachable = true;
+  out.keep_tables = !options.rebalance;
+  out.trade_off_audit = true;
+  out.check_switch_routes = true;
+  out.check_on_sls = with_sls;
+  out.check_non_minimal = true;
+  return out;
 }
 
 // The previous tables, on the fabric as it is now: their switches that are
@@ -113,18 +105,16 @@ Result<LftRead> read_previous(const Fabric& fabric, const std::string& path) {
   return read;
 }
 
-// The trade-off after a failure, both sides measured: `repaired` keeps OLD's
-// valid entries (fewest changes), `own` is the scheme's own tables (its
-// balance). Returns how many entries the side written changes.
-long print_trade_off(const RoutedFabric& routed, const Fabric& fabric, const Lfts& previous, const Routing& repaired,
-                     const Routing& own, const RouteOptions& options) {
-  const TradeOff trade_off =
-      measure_trade_off(fabric, routed.detection.levels, routed.lids, previous, repaired, own, true);
+// The trade-off after a failure, both sides measured: repair keeps OLD's
+// valid entries (fewest changes), rebalance is the scheme's own tables (its
+// balance).
+void print_trade_off(const Sweep& sweep, const RouteOptions& options) {
+  const TradeOff& trade_off = sweep.trade_off;
   fmt::print(stderr, "repair (keep OLD's valid entries): {} entries changed from {}, worst-case contention {:g}{}\n",
-             trade_off.repair_changed, options.previous, trade_off.repair_worst, options.rebalance ? "" : " (written)");
+             trade_off.repair_changed, options.previous, trade_off.repair_worst, sweep.kept_entries ? " (written)" : "");
   fmt::print(stderr, "rebalance (the scheme's own tables): {} entries changed, worst-case contention {:g}{}\n",
-             trade_off.rebalance_changed, trade_off.rebalance_worst, options.rebalance ? " (written)" : "");
-  return options.rebalance ? trade_off.rebalance_changed : trade_off.repair_changed;
+             trade_off.rebalance_changed, trade_off.rebalance_worst, sweep.kept_entries ? "" : " (written)");
+  fmt::print(stderr, "entries changed from {}: {}\n", options.previous, sweep.changed);
 }
 
 // Runs the whole pipeline; returns the exit code.
@@ -152,50 +142,29 @@ int run(const RouteOptions& options) {
                             ? routing_lids(*fabric, options.guid2lid, options.lmc, "route")
                             : Result<LidMap>(std::move(previous->lids));
   if (!lids.ok()) return bad_input("route", lids.status());
-  // The SLs reach the subnet only through --sl: without it the dump is all
-  // OpenSM's file engine loads, every packet on VL 0, so tables are checked
-  // there and auto routes on one VL.
-  const bool with_sls = !options.sl_file.empty();
-  const bool choosing = options.scheme == "auto";
-  bool bad_input = false;
-  double auto_check_ms = 0, check_ms = 0;
-  const StrandCheck strands = [&](const RoutingInput& input, const Routing& routing) {
-    const Clock::time_point check_start = Clock::now();
-    std::string reason = undelivered(input.fabric, input.detection.levels, input.lids, routing, with_sls);
-    auto_check_ms += milliseconds_since(check_start);
-    return reason;
-  };
-  const WorstCaseMeasure worst_case = [&](const RoutingInput& input, const Routing& routing) {
-    const Clock::time_point check_start = Clock::now();
-    const double worst = exact_worst_case_measure()(input, routing);
-    auto_check_ms += milliseconds_since(check_start);
-    return worst;
-  };
-  Result<RoutedFabric> routed = route_fabric(*fabric, options.scheme, std::move(*lids), *hints, &bad_input,
-                                             {&strands, &worst_case, with_sls || !choosing ? options.data_vls : 1,
-                                              options.polish});
-  if (!routed.ok()) {
-    fmt::print(stderr, "ftclos route: {}\n", routed.status().message());
-    return bad_input ? 2 : 1;
+  if (Result<std::unique_ptr<Scheme>> scheme = make_scheme(options.scheme); !scheme.ok())
+    return bad_input("route", scheme.status());
+  if (Status connected = check_connected(*fabric); !connected.ok()) {
+    fmt::print(stderr, "ftclos route: {}\n", connected.message());
+    return 1;
   }
-  if (!options.previous.empty()) {
-    const RoutingInput input{*fabric, routed->detection, routed->lids};
-    Routing own = routed->routing;
-    keep_previous(input, previous->lfts, routed->routing);
-    const long changed = print_trade_off(*routed, *fabric, previous->lfts, routed->routing, own, options);
-    if (options.rebalance) routed->routing = std::move(own);
-    fmt::print(stderr, "entries changed from {}: {}\n", options.previous, changed);
+  const SweepOptions sweep_opts = sweep_options(options);
+  const SweepOutcome outcome = run_sweep(
+      {*fabric, *lids, *hints, options.previous.empty() ? nullptr : &previous->lfts}, sweep_opts);
+  if (!outcome.ok()) {
+    fmt::print(stderr, "ftclos route: {}: {}\n", options.scheme, outcome.cause);
+    return 1;
   }
-  // auto checked its choice already, unless --previous changed it since.
-  const bool checked = routed->routing.checked && options.previous.empty();
-  const Clock::time_point check_start = Clock::now();
-  const std::string reason =
-      checked ? "" : undelivered(*fabric, routed->detection.levels, routed->lids, routed->routing, with_sls);
+  const Sweep& sweep = outcome.sweep;
+  if (sweep.traded) print_trade_off(sweep, options);
+  const std::string reason = undelivered_reason(sweep.check, true);
   // Sound on the scheme's SLs, deadlock-prone without them: --sl is missing, not the scheme.
-  const bool needs_sls = !reason.empty() && !with_sls && std::ranges::any_of(routed->routing.dest_sl, [](uint8_t sl) {
-    return sl != 0;
-  }) && undelivered(*fabric, routed->detection.levels, routed->lids, routed->routing, true).empty();
-  check_ms = auto_check_ms + milliseconds_since(check_start);
+  const bool needs_sls = !reason.empty() && !sweep_opts.check_on_sls &&
+                         std::ranges::any_of(sweep.routing.dest_sl, [](uint8_t sl) { return sl != 0; }) &&
+                         undelivered_reason(check_correctness({*fabric, sweep.detection.levels, *lids,
+                                                               sweep.routing.lfts, {}, sweep.routing.dest_sl, {}}),
+                                            true)
+                             .empty();
   if (needs_sls) {
     fmt::print(stderr,
                "ftclos route: scheme {} needs its SLs for deadlock freedom on this fabric, and without --sl the dump "
@@ -214,19 +183,19 @@ int run(const RouteOptions& options) {
   // The dump, path bits and SLs must agree: all are written or none.
   Outputs outputs;
   Status written = outputs.add(options.output, [&](const TextSink& sink) {
-    return write_lft_dump(*fabric, routed->lids, routed->routing.lfts, sink);
+    return write_lft_dump(*fabric, *lids, sweep.routing.lfts, sink);
   });
   if (written.ok() && !options.path_bits.empty())
     written = outputs.add(options.path_bits, [&](const TextSink& sink) {
-      return write_path_bits(*fabric, routed->routing, sink);
+      return write_path_bits(*fabric, sweep.routing, sink);
     });
   if (written.ok() && !options.sl_file.empty())
     written = outputs.add(options.sl_file, [&](const TextSink& sink) {
-      return write_sl_file(routed->lids, routed->routing.dest_sl, {}, sink);
+      return write_sl_file(*lids, sweep.routing.dest_sl, {}, sink);
     });
   if (written.ok()) written = outputs.commit();
   if (!written.ok()) return cli::bad_input("route", written);
-  print_summary(*routed, options, milliseconds_since(start), auto_check_ms, check_ms);
+  print_summary(sweep, *lids, options, milliseconds_since(start));
   return 0;
 }
 

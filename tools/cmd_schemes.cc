@@ -1,5 +1,5 @@
 // ftclos schemes [--markdown]: every routing scheme from the scheme table
-// (route/scheme_registry.h), one row each: what it routes, the LMC it needs,
+// (schemes/scheme_registry.h), one row each: what it routes, the LMC it needs,
 // the path bits a source sends with, what it guarantees, when `auto` tries it.
 #include <fmt/format.h>
 
@@ -7,7 +7,7 @@
 #include <memory>
 
 #include "commands.h"
-#include "route/scheme_registry.h"
+#include "schemes/scheme_registry.h"
 
 namespace ftclos::cli {
 namespace {

@@ -13,7 +13,7 @@
 
 #include "core/fabric.h"
 #include "detect/levels.h"
-#include "route/mcast_tree.h"
+#include "paths/mcast_tree.h"
 #include "route/routing.h"
 
 namespace ftclos {

@@ -11,7 +11,7 @@
 
 #include "audit/text_lines.h"
 #include "core/files.h"
-#include "route/path_bits.h"
+#include "tables/path_bits.h"
 
 namespace ftclos {
 namespace {

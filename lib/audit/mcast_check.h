@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "core/fabric.h"
-#include "route/mcast_tree.h"
+#include "paths/mcast_tree.h"
 
 namespace ftclos {
 

@@ -16,7 +16,7 @@
 #include "audit/lft_parse.h"
 #include "core/fabric.h"
 #include "core/status.h"
-#include "route/mcast_tree.h"
+#include "paths/mcast_tree.h"
 
 namespace ftclos {
 

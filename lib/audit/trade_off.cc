@@ -1,7 +1,7 @@
 #include "audit/trade_off.h"
 
 #include "audit/worst_case.h"
-#include "route/previous_tables.h"
+#include "tables/previous_tables.h"
 
 namespace ftclos {
 

@@ -4,7 +4,7 @@
 // capacity (its members); an edge is a pair routed over one channel, its
 // weight how many of the pair's LID offsets cross it. The audit
 // (audit/audit_contention.cc) and the routers' contention polish
-// (route/contention_polish.h) share it, so both measure the same thing.
+// (paths/contention_polish.h) share it, so both measure the same thing.
 #pragma once
 
 #include <cstddef>

@@ -180,7 +180,7 @@ Detection detect(const Fabric& fabric, const HostHints& hints) {
     if (fits_better(other, best)) best = std::move(other);
   }
   // Connected but of no family with levels to route by: the up*/down*
-  // floor routes it (route/updown_star.h).
+  // floor routes it (paths/updown_star.h).
   best.star = choose_star_roots(fabric, best.levels, hints);
   if (best.families.empty()) {
     best.not_clos_reason = std::exchange(best.unknown_reason, {});

@@ -1,5 +1,5 @@
 // The roots of up*/down* (Autonet) routing, which routes any connected
-// fabric (route/updown_star.h): switches are ranked by BFS hops from the
+// fabric (paths/updown_star.h): switches are ranked by BFS hops from the
 // roots, and a switch cable leads up toward the end with the lower (rank,
 // GUID). Routes climb, then descend: the order is total, so no cycle of
 // channel dependencies can close (deadlock-free on one VL).

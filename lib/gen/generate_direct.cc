@@ -1,6 +1,6 @@
 // Direct networks: every switch carries hosts and cables go between
 // switches of equal standing, so there are no levels to route up and down
-// by (the up*/down* floor's fabrics, route/updown_star.h). Ring, 2D torus,
+// by (the up*/down* floor's fabrics, paths/updown_star.h). Ring, 2D torus,
 // hypercube and a dragonfly-like group fabric.
 //
 // Ports: a switch's hosts first (1..hosts), then its switch cables in the

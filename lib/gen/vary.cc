@@ -188,7 +188,7 @@ void make_dual_rail(Fabric& fabric) {
 }
 
 // Cables inside a level make a fabric no folded Clos: what vendors do to
-// shorten paths, and what the up*/down* floor routes (route/updown_star.h).
+// shorten paths, and what the up*/down* floor routes (paths/updown_star.h).
 Status add_level_cables(Fabric& fabric, int count, int at_level, std::mt19937_64& rng, VariationLog& log) {
   const std::vector<int> level = switch_levels(fabric);
   std::vector<int> candidates;

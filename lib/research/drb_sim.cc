@@ -11,7 +11,7 @@
 #include "detect/detect.h"
 #include "gen/generate.h"
 #include "gen/generator_support.h"
-#include "route/schemes.h"
+#include "schemes/schemes.h"
 
 namespace ftclos {
 namespace {

@@ -61,7 +61,7 @@ struct RoutingInput {
   const StrandCheck* strands = nullptr;          // auto passes over a scheme whose tables fail it
   const WorstCaseMeasure* worst_case = nullptr;  // auto tries challengers (SchemeEntry::auto_challenges) only with it
   int data_vls = kDefaultDataVls;                // VLs every port that carries traffic offers: the SLs a scheme may use
-  bool polish = true;                            // the contention polish after updown and degraded dmodk (route/contention_polish.h)
+  bool polish = true;                            // the contention polish after updown and degraded dmodk (paths/contention_polish.h)
 };
 
 class Scheme {
@@ -75,7 +75,7 @@ class Scheme {
   /// applies; known before routing, and what route() reports.
   virtual int lmc_needed(const Detection& /*detection*/) const { return 0; }
   /// The scheme's tables (route_tables), then every switch's own traffic
-  /// completed (route/switch_traffic.h): every switch reaches every LID and
+  /// completed (schemes/switch_traffic.h): every switch reaches every LID and
   /// every CA every switch LID wherever cables allow, with no CA-to-CA route
   /// changed. Fails with the reason when the fabric is not one the scheme
   /// can route.
@@ -88,7 +88,7 @@ class Scheme {
 };
 
 /// Scheme by name ("dmodk", "updown", ...) from the scheme table
-/// (route/scheme_registry.h); an unknown name fails with the closest known
+/// (schemes/scheme_registry.h); an unknown name fails with the closest known
 /// name and the list of all.
 Result<std::unique_ptr<Scheme>> make_scheme(std::string_view name);
 std::vector<std::string_view> scheme_names();

@@ -19,7 +19,7 @@
 #include "audit/audit.h"
 #include "detect/detect.h"
 #include "gen/generate.h"
-#include "route/schemes.h"
+#include "schemes/schemes.h"
 
 namespace ftclos {
 namespace {

@@ -16,7 +16,7 @@
 #include "detect/detect.h"
 #include "ftclos_engine.h"
 #include "gen/generate.h"
-#include "route/path_bits.h"
+#include "tables/path_bits.h"
 #include "route/routing.h"
 
 namespace ftclos {

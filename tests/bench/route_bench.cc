@@ -25,8 +25,8 @@
 #include "core/files.h"
 #include "detect/detect.h"
 #include "gen/generate.h"
-#include "route/lft_dump.h"
-#include "route/schemes.h"
+#include "tables/lft_dump.h"
+#include "schemes/schemes.h"
 
 namespace ftclos {
 namespace {

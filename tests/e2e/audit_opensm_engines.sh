@@ -48,7 +48,7 @@ fabrics=(
   "clos2-io|clos2-4-4-8-io2.net|updown|-1"
 )
 # Where the table of README ("Against stock OpenSM") has us below the best
-# stock engine (the contention polish, route/contention_polish.h), -1 keeps
+# stock engine (the contention polish, paths/contention_polish.h), -1 keeps
 # us there. clos2-io: every stock engine 5 (with credit loops), ours 4, the
 # figure tests/unit/contention_bounds_test.cc builds by hand.
 more_fabrics=(

@@ -5,8 +5,8 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "route/engine_options.h"
-#include "route/scheme_registry.h"
+#include "engine/engine_options.h"
+#include "schemes/scheme_registry.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);

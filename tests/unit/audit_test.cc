@@ -13,7 +13,7 @@
 #include "audit/path_trace.h"
 #include "core/workers.h"
 #include "gen/generate.h"
-#include "route/schemes.h"
+#include "schemes/schemes.h"
 #include "routing_checks.h"
 #include "traffic/pattern_load.h"
 

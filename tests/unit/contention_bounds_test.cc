@@ -3,7 +3,7 @@
 // ibsim-topos/clos2-4-4-8-io2.net), where every stock engine reaches 5: the
 // tables below reach 4 on one VL without credit loops, so 5 is no lower
 // bound, and ftclos's router must reach 4 too (the polish's third key,
-// route/contention_polish.cc). Spine S_j = L2-j, leaf L_i = L1-i.
+// paths/contention_polish.cc). Spine S_j = L2-j, leaf L_i = L1-i.
 //  - Storage on S_j: leaves go straight up; every other spine detours
 //    through leaf L_j (S_k -> L_j -> S_j).
 //  - Compute hosts of L_b, b < 4: every leaf sends them through S_b.
@@ -19,7 +19,7 @@
 
 #include "audit/audit.h"
 #include "gen/generate.h"
-#include "route/route_fabric.h"
+#include "engine/route_fabric.h"
 
 namespace ftclos {
 namespace {

@@ -1,9 +1,9 @@
-// The contention polish (route/contention_polish.h) on the fabrics of issue
+// The contention polish (paths/contention_polish.h) on the fabrics of issue
 // #12: the balanced up/down tables before and after, judged by the auditor
 // (exact worst case, every pair delivered, no loop, no credit loop on the
 // routing's own SLs). No figure is written down here: each test compares
 // what the auditor measures on the two tables.
-#include "route/contention_polish.h"
+#include "paths/contention_polish.h"
 
 #include <gtest/gtest.h>
 
@@ -11,8 +11,8 @@
 
 #include "audit/audit.h"
 #include "gen/generate.h"
-#include "route/detour_layers.h"
-#include "route/updown_balance.h"
+#include "paths/detour_layers.h"
+#include "paths/updown_balance.h"
 
 namespace ftclos {
 namespace {

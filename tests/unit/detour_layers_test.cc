@@ -1,7 +1,7 @@
 // Attached hosts (storage on spines and mid-level switches): every scheme
-// routes every CA pair, and the detour layers (route/detour_layers.h) keep
+// routes every CA pair, and the detour layers (paths/detour_layers.h) keep
 // every SL free of credit loops, as the auditor judges the tables.
-#include "route/detour_layers.h"
+#include "paths/detour_layers.h"
 
 #include <gtest/gtest.h>
 
@@ -10,7 +10,7 @@
 
 #include "audit/audit.h"
 #include "gen/generate.h"
-#include "route/route_fabric.h"
+#include "engine/route_fabric.h"
 
 namespace ftclos {
 namespace {

@@ -1,6 +1,6 @@
-// The plugin's options (route/engine_options.h), as event_plugin_options
+// The plugin's options (engine/engine_options.h), as event_plugin_options
 // carries them.
-#include "route/engine_options.h"
+#include "engine/engine_options.h"
 
 #include <gtest/gtest.h>
 

@@ -6,7 +6,7 @@
 
 #include "audit/audit.h"
 #include "gen/generate.h"
-#include "route/schemes.h"
+#include "schemes/schemes.h"
 #include "routing_checks.h"
 
 namespace ftclos {

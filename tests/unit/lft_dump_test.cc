@@ -1,11 +1,11 @@
-#include "route/lft_dump.h"
+#include "tables/lft_dump.h"
 
 #include <gtest/gtest.h>
 
 #include "detect/detect.h"
 #include "gen/generate.h"
-#include "route/path_bits.h"
-#include "route/schemes.h"
+#include "tables/path_bits.h"
+#include "schemes/schemes.h"
 
 namespace ftclos {
 namespace {

@@ -14,7 +14,7 @@
 #include "core/files.h"
 #include "core/netfile.h"
 #include "detect/detect.h"
-#include "route/lft_dump.h"
+#include "tables/lft_dump.h"
 #include "route/routing.h"
 
 namespace ftclos {

@@ -1,4 +1,4 @@
-// Multicast trees consistent with the unicast order (route/mcast_tree.h):
+// Multicast trees consistent with the unicast order (paths/mcast_tree.h):
 // on every fabric of issue #13 the tree of a group spans its members, its
 // tables carry each packet to every other member exactly once
 // (audit/mcast_check.h), every tree cable leads down the order, and the
@@ -14,8 +14,8 @@
 #include "audit/audit.h"
 #include "audit/mcast_check.h"
 #include "gen/generate.h"
-#include "route/mcast_tree.h"
-#include "route/schemes.h"
+#include "paths/mcast_tree.h"
+#include "schemes/schemes.h"
 #include "routing_checks.h"
 
 namespace ftclos {

@@ -1,7 +1,7 @@
-// Minimal churn (route/previous_tables.h): after one cut cable, the only
+// Minimal churn (tables/previous_tables.h): after one cut cable, the only
 // entries that change are those whose previous path crossed that cable, and
 // the merged tables still deliver every pair.
-#include "route/previous_tables.h"
+#include "tables/previous_tables.h"
 
 #include <gtest/gtest.h>
 
@@ -10,7 +10,7 @@
 
 #include "audit/audit.h"
 #include "gen/generate.h"
-#include "route/route_fabric.h"
+#include "engine/route_fabric.h"
 
 namespace ftclos {
 namespace {

@@ -20,8 +20,8 @@
 #include "detect/host_hints.h"
 #include "detect/xgft.h"
 #include "gen/generate.h"
-#include "route/path_bits.h"
-#include "route/route_fabric.h"
+#include "tables/path_bits.h"
+#include "engine/route_fabric.h"
 
 namespace ftclos {
 namespace {

@@ -11,7 +11,7 @@
 #include "audit/path_trace.h"
 #include "core/end_nodes.h"
 #include "detect/levels.h"
-#include "route/updown_reach.h"
+#include "paths/updown_reach.h"
 
 namespace ftclos {
 namespace {

@@ -93,7 +93,7 @@ void expect_derived_bound(const Routed& routed, int bound);
 void expect_degraded_pgft_routes_every_pair(const Scheme& scheme, const PgftParams& pgft, int lmc);
 
 /// The (switch, CA LID) entries from which no up/down path leads to the
-/// CA's leaf: where route/switch_traffic.h writes a shortest-path detour
+/// CA's leaf: where schemes/switch_traffic.h writes a shortest-path detour
 /// for the switch's own traffic, and the up/down rule allows no port.
 long switch_detour_entries(const Routed& routed);
 

@@ -9,8 +9,8 @@
 #include "audit/path_trace.h"
 #include "core/workers.h"
 #include "gen/generate.h"
-#include "route/schemes.h"
-#include "route/updown_reach.h"
+#include "schemes/schemes.h"
+#include "paths/updown_reach.h"
 #include "routing_checks.h"
 
 namespace ftclos {

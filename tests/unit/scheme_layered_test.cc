@@ -1,4 +1,4 @@
-// The layered scheme (route/scheme_layered.cc): balanced shortest paths in VL
+// The layered scheme (schemes/scheme_layered.cc): balanced shortest paths in VL
 // layers on fabrics that are no folded Clos. The auditor, reading the
 // routing's SLs (SL k on VL k), finds every pair delivered, no forwarding
 // loop and no credit loop on any VL; the layers are what keeps them so; and
@@ -16,10 +16,10 @@
 
 #include "audit/audit.h"
 #include "audit/worst_case.h"
-#include "route/cdg_layers.h"
-#include "route/scheme_registry.h"
-#include "route/schemes.h"
-#include "route/sssp_routes.h"
+#include "paths/cdg_layers.h"
+#include "schemes/scheme_registry.h"
+#include "schemes/schemes.h"
+#include "paths/sssp_routes.h"
 #include "routing_checks.h"
 
 namespace ftclos {

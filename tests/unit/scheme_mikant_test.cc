@@ -11,7 +11,7 @@
 #include "audit/path_trace.h"
 #include "gen/generate.h"
 #include "mikant_cuts.h"
-#include "route/schemes.h"
+#include "schemes/schemes.h"
 
 namespace ftclos {
 namespace {

@@ -8,7 +8,7 @@
 #include "audit/path_trace.h"
 #include "detect/levels.h"
 #include "gen/generate.h"
-#include "route/schemes.h"
+#include "schemes/schemes.h"
 #include "routing_checks.h"
 
 namespace ftclos {

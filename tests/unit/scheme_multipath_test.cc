@@ -7,8 +7,8 @@
 
 #include "audit/path_trace.h"
 #include "gen/generate.h"
-#include "route/schemes.h"
-#include "route/updown_reach.h"
+#include "schemes/schemes.h"
+#include "paths/updown_reach.h"
 #include "routing_checks.h"
 
 namespace ftclos {
@@ -47,7 +47,7 @@ TEST_P(MultipathFull, DeliversEveryPairMinimallyUpDown) {
   expect_lfts_filled(routed);
   expect_switch_lids_reachable(routed);
   EXPECT_EQ(routed.routing.lmc_needed, c.lmc_needed);
-  // Beside the note of switches' own traffic (route/switch_traffic.h), where roots miss a leaf.
+  // Beside the note of switches' own traffic (schemes/switch_traffic.h), where roots miss a leaf.
   const long notes = std::ranges::count_if(routed.routing.notes, [](const std::string& note) {
     return note.find("so that every switch reaches every LID") == std::string::npos;
   });

@@ -7,7 +7,7 @@
 
 #include "audit/path_trace.h"
 #include "gen/generate.h"
-#include "route/schemes.h"
+#include "schemes/schemes.h"
 #include "routing_checks.h"
 
 namespace ftclos {

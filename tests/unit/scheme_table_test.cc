@@ -14,8 +14,8 @@
 
 #include "core/netfile.h"
 #include "gen/generate.h"
-#include "route/route_fabric.h"
-#include "route/scheme_registry.h"
+#include "engine/route_fabric.h"
+#include "schemes/scheme_registry.h"
 
 namespace ftclos {
 namespace {

@@ -1,4 +1,4 @@
-// The up*/down* floor (route/updown_star.h) on fabrics no family with levels
+// The up*/down* floor (paths/updown_star.h) on fabrics no family with levels
 // fits, and on textbook ones: the auditor finds every pair delivered, no
 // forwarding loop and no credit loop; every route climbs, then descends in
 // the (rank, GUID) order.
@@ -14,8 +14,8 @@
 #include "detect/detect.h"
 #include "detect/star_roots.h"
 #include "gen/generate.h"
-#include "route/schemes.h"
-#include "route/updown_reach.h"
+#include "schemes/schemes.h"
+#include "paths/updown_reach.h"
 #include "routing_checks.h"
 
 namespace ftclos {

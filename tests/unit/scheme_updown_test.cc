@@ -9,8 +9,8 @@
 #include "audit/audit.h"
 #include "detect/levels.h"
 #include "gen/generate.h"
-#include "route/schemes.h"
-#include "route/updown_reach.h"
+#include "schemes/schemes.h"
+#include "paths/updown_reach.h"
 #include "routing_checks.h"
 
 namespace ftclos {
@@ -151,7 +151,7 @@ TEST(UpDownReach, TurningLevelsAreSymmetric) {
 }
 
 // The rule allows every entry but the detours of switches' own traffic
-// (route/switch_traffic.h) from the roots that reach a leaf by no down path.
+// (schemes/switch_traffic.h) from the roots that reach a leaf by no down path.
 TEST(UpDown, RepairFindsNothingToChangeButTheSwitchDetours) {
   Routed routed = route_fabric(*make_updown_scheme(), rfc(), 1);
   ASSERT_TRUE(routed.status.ok());

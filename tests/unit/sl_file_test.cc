@@ -11,7 +11,7 @@
 #include "audit/sl2vl_file.h"
 #include "gen/generate.h"
 #include "mikant_cuts.h"
-#include "route/schemes.h"
+#include "schemes/schemes.h"
 #include "routing_checks.h"
 
 namespace ftclos {

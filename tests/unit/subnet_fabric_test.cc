@@ -1,7 +1,7 @@
-// The subnet the plugin hands over (route/subnet.h) as a Fabric: switches
+// The subnet the plugin hands over (engine/subnet.h) as a Fabric: switches
 // keep their ports, every cabled CA port is an end node of its own (dual
 // rail included), LIDs are the subnet's own, bad input is named.
-#include "route/subnet_fabric.h"
+#include "engine/subnet_fabric.h"
 
 #include <gtest/gtest.h>
 

@@ -17,8 +17,8 @@
 #include "audit/path_trace.h"
 #include "core/end_nodes.h"
 #include "core/topo_file.h"
-#include "route/route_fabric.h"
-#include "route/scheme_registry.h"
+#include "engine/route_fabric.h"
+#include "schemes/scheme_registry.h"
 
 namespace ftclos {
 namespace {

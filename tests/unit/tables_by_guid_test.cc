@@ -1,12 +1,12 @@
-// Tables kept by GUID (route/tables_by_guid.h) land on the same switches and
+// Tables kept by GUID (tables/tables_by_guid.h) land on the same switches and
 // destinations when OpenSM renumbers the nodes and moves the LIDs.
-#include "route/tables_by_guid.h"
+#include "tables/tables_by_guid.h"
 
 #include <gtest/gtest.h>
 
 #include "gen/generate.h"
-#include "route/previous_tables.h"
-#include "route/route_fabric.h"
+#include "tables/previous_tables.h"
+#include "engine/route_fabric.h"
 
 namespace ftclos {
 namespace {

@@ -12,7 +12,7 @@
 #include "audit/audit.h"
 #include "audit/path_trace.h"
 #include "gen/generate.h"
-#include "route/schemes.h"
+#include "schemes/schemes.h"
 #include "routing_checks.h"
 #include "traffic/pattern_load.h"
 

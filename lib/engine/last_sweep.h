@@ -1,0 +1,64 @@
+// What a sweep leaves behind for what comes after it: its tables by GUID, for
+// the next sweep's keep step (OpenSM numbers nodes anew on every sweep,
+// tables/tables_by_guid.h), and its fabric and unicast order, for the
+// multicast trees OpenSM asks for between sweeps (members come by port GUID).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "core/fabric.h"
+#include "engine/sweep.h"
+#include "paths/mcast_tree.h"
+#include "route/lid_map.h"
+#include "tables/tables_by_guid.h"
+
+namespace ftclos {
+
+/// One switch port a multicast group's packets leave by.
+struct McastPort {
+  uint64_t switch_guid = 0;
+  uint8_t port = 0;
+};
+
+struct McastAnswer {
+  enum class Outcome {
+    kOrdered,        // a tree down the unicast order
+    kFallback,       // a shortest-path tree: `message` says why, under SweepError::kMcastUnordered
+    kUnknownMember,  // no routed fabric, or a member not in it: `message` (SweepError::kMcastTree)
+    kNoTree,         // not even a shortest-path tree: `message` (SweepError::kMcastTree)
+  };
+  Outcome outcome = Outcome::kOrdered;
+  std::vector<McastPort> ports;
+  std::string message;
+  std::string detail;  // the tree in one line, for the log's details
+};
+
+class LastSweep {
+ public:
+  /// The last tables on another discovery of the fabric (indexed like
+  /// `fabric`, on `lids`); nullopt when there are none.
+  std::optional<Lfts> tables_on(const Fabric& fabric, const LidMap& lids) const;
+  /// Whether `fabric` has a switch port cabled that the last sweep's lacked.
+  bool repaired_in(const Fabric& fabric) const { return tables_.repaired_in(fabric); }
+
+  /// Keeps `sweep`'s tables (on `fabric`, `lids`) and what multicast trees need.
+  void keep(const Fabric& fabric, const LidMap& lids, const Sweep& sweep, std::string_view scheme);
+  void clear() { *this = LastSweep(); }
+
+  /// The tree of group `mlid` over the member port GUIDs.
+  McastAnswer mcast_tree(uint16_t mlid, std::span<const uint64_t> member_guids) const;
+
+ private:
+  TablesByGuid tables_;
+  Fabric fabric_;
+  SwitchOrder order_;
+  std::unordered_map<uint64_t, PortRef> port_by_guid_;
+};
+
+}  // namespace ftclos

@@ -1,0 +1,275 @@
+#include "engine/sweep.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <memory>
+#include <sstream>
+
+#include "audit/worst_case.h"
+#include "detect/summary.h"
+#include "tables/previous_tables.h"
+
+namespace ftclos {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+// The steps of run_sweep over one input; each step returns false when the
+// sweep must stop, with the outcome's error set.
+class SweepRun {
+ public:
+  SweepRun(const SweepInput& input, const SweepOptions& options, const SweepLog& log)
+      : in_(input), options_(options), log_(log) {}
+
+  SweepOutcome run() {
+    const Clock::time_point start = Clock::now();
+    recognize();
+    if (route()) {
+      keep_valid_entries();
+      if (check()) say(SweepLevel::kInfo, summary(in_.read_ms + ms_since(start)));
+    }
+    return std::move(out_);
+  }
+
+ private:
+  Sweep& sweep() { return out_.sweep; }
+
+  void say(SweepLevel level, const std::string& line) const {
+    if (log_) log_(level, line);
+  }
+
+  void fail(SweepError error, std::string message, std::string cause) {
+    out_.error = error;
+    out_.message = std::move(message);
+    out_.cause = std::move(cause);
+  }
+
+  // Every CA to every LID of every other CA, every offset, as the auditor
+  // walks it (and switches' own routes); non-minimal paths only on request.
+  Correctness audit(const Routing& routing) const {
+    AuditInput input{in_.fabric, sweep_levels(), in_.lids, routing.lfts, {},
+                     options_.check_on_sls ? routing.dest_sl : std::vector<uint8_t>{}, {}};
+    input.count_non_minimal = options_.check_non_minimal;
+    return check_correctness(input);
+  }
+  const Levels& sweep_levels() const { return out_.sweep.detection.levels; }
+
+  std::string unsound(const Correctness& check) const {
+    return undelivered_reason(check, options_.check_switch_routes);
+  }
+
+  void recognize() {
+    const Clock::time_point start = Clock::now();
+    sweep().detection = detect(in_.fabric, in_.hints);
+    sweep().recognize_ms = in_.read_ms + ms_since(start);
+    if (!log_) return;
+    std::istringstream lines(detection_summary(in_.fabric, sweep().detection));
+    for (std::string line; std::getline(lines, line);) say(SweepLevel::kVerbose, line);
+  }
+
+  bool route() {
+    const Clock::time_point start = Clock::now();
+    Result<std::unique_ptr<Scheme>> scheme = make_scheme(options_.scheme);
+    if (!scheme.ok()) {
+      fail(SweepError::kBadOptions, scheme.status().message(), scheme.status().message());
+      return false;
+    }
+    // auto passes over tables that fail the check; the last check it ran is
+    // the chosen tables' when it keeps them (Routing::checked).
+    double auto_check_ms = 0;
+    const StrandCheck strands = [&](const RoutingInput&, const Routing& candidate) {
+      const Clock::time_point check_start = Clock::now();
+      sweep().check = audit(candidate);
+      auto_check_ms += ms_since(check_start);
+      return unsound(sweep().check);
+    };
+    // auto weighs layered against the up*/down* floor by their exact worst cases.
+    const WorstCaseMeasure worst_case = [&](const RoutingInput& input, const Routing& candidate) {
+      const Clock::time_point check_start = Clock::now();
+      const double worst = exact_worst_case_measure()(input, candidate);
+      auto_check_ms += ms_since(check_start);
+      return worst;
+    };
+    Result<Routing> routing = (*scheme)->route(
+        {in_.fabric, sweep().detection, in_.lids, &strands, &worst_case, options_.data_vls, options_.polish});
+    sweep().route_ms = ms_since(start) - auto_check_ms;
+    sweep().check_ms += auto_check_ms;
+    if (!routing.ok()) {
+      fail(SweepError::kCannotRoute,
+           fmt::format("scheme {} cannot route this fabric: {}", options_.scheme, routing.status().message()),
+           routing.status().message());
+      return false;
+    }
+    sweep().routing = std::move(*routing);
+    checked_ = sweep().routing.checked;
+    for (const std::string& note : sweep().routing.notes) say(SweepLevel::kVerbose, "note: " + note);
+    const int lmc = in_.lids.lmc;
+    if (sweep().routing.lmc_needed <= lmc) return true;
+    const std::string shortfall =
+        fmt::format("LMC {} is less than the {} scheme {} needs for its full guarantee on this fabric", lmc,
+                    sweep().routing.lmc_needed, options_.scheme);
+    if (options_.refuse_low_lmc) {
+      fail(SweepError::kLmcRefused, shortfall + " (lmc_shortfall=refuse)", shortfall);
+      return false;
+    }
+    say(SweepLevel::kError, numbered(SweepError::kLmcShort, shortfall + "; routing anyway (lmc_shortfall=warn)"));
+    return true;
+  }
+
+  // Minimal churn: with keep_tables, after a failure, every entry of the
+  // previous tables that the up/down rule still allows replaces the
+  // scheme's, provided the merged tables pass the check (else the scheme's
+  // own tables go on to the check). After a repair (a cable the previous
+  // tables' fabric lacked) the scheme's own tables come back: kept detours
+  // would leave repaired cables idle (on FT(8,3) two cables and two switches
+  // out and back raised the worst-case contention from 7 to 16). Counts the
+  // entries that differ from the previous tables either way, and logs both
+  // sides of the trade-off.
+  void keep_valid_entries() {
+    if (!in_.previous) return;
+    const Clock::time_point start = Clock::now();
+    const Lfts& previous = *in_.previous;
+    if (in_.repaired) {
+      sweep().changed = changed_entries(in_.lids, previous, sweep().routing.lfts);
+    } else {
+      Routing merged = sweep().routing;
+      keep_previous({in_.fabric, sweep().detection, in_.lids}, previous, merged);
+      sweep().trade_off = measure_trade_off(in_.fabric, sweep_levels(), in_.lids, previous, merged, sweep().routing,
+                                            options_.trade_off_audit);
+      sweep().traded = true;
+      log_trade_off(sweep().trade_off);
+      const bool kept = options_.keep_tables && adopt_if_sound(std::move(merged));
+      sweep().changed = kept ? sweep().trade_off.repair_changed : sweep().trade_off.rebalance_changed;
+    }
+    sweep().check_ms += ms_since(start);
+  }
+
+  // Installs the merged tables when they pass the check; says so.
+  bool adopt_if_sound(Routing merged) {
+    Correctness check = audit(merged);
+    if (unsound(check).empty()) {
+      sweep().routing = std::move(merged);
+      sweep().check = std::move(check);
+      checked_ = sweep().kept_entries = true;
+      return true;
+    }
+    say(SweepLevel::kVerbose, fmt::format("the last sweep's entries kept fail the check ({} undelivered, {} credit "
+                                          "loops); the scheme's own tables are used",
+                                          check.unreachable + check.loops, check.credit_loops));
+    return false;
+  }
+
+  // Repair (keep_tables=on: the last sweep's valid entries) against rebalance
+  // (keep_tables=off: the scheme's own tables), whichever is installed, once
+  // the fabric changed under the tables. Each side's worst-case contention
+  // only with trade_off_audit=on: two exact audits, seconds on FT(36,3).
+  void log_trade_off(const TradeOff& trade_off) const {
+    if (trade_off.repair_changed == 0 && trade_off.rebalance_changed == 0) return;
+    auto worst_case = [&](double worst) {
+      return worst < 0 ? std::string() : fmt::format(", worst-case contention {:g}", worst);
+    };
+    say(SweepLevel::kInfo, fmt::format("trade-off: repair (keep_tables=on) changes {} entries{}; rebalance "
+                                       "(keep_tables=off) changes {}{}",
+                                       trade_off.repair_changed, worst_case(trade_off.repair_worst),
+                                       trade_off.rebalance_changed, worst_case(trade_off.rebalance_worst)));
+  }
+
+  // Credit loops are logged and installed; undelivered CA routes end the
+  // sweep unless allowed.
+  bool check() {
+    const Clock::time_point start = Clock::now();
+    if (!checked_) sweep().check = audit(sweep().routing);
+    sweep().check_ms += ms_since(start);
+    const Correctness& check = sweep().check;
+    if (check.credit_loops > 0)
+      say(SweepLevel::kError,
+          numbered(SweepError::kCreditLoops, fmt::format("{} credit loops in the new tables (cycles in the channel "
+                                                         "dependency graph per VL); installing them all the same",
+                                                         check.credit_loops)));
+    const long undelivered = check.unreachable + check.loops;
+    if (undelivered == 0) return true;
+    std::string what = fmt::format("{} of {} CA routes do not deliver", undelivered, check.pairs);
+    for (size_t i = 0; i < check.examples.size() && i < 3; ++i) what += (i ? "; " : ", e.g. ") + check.examples[i];
+    if (!options_.allow_unreachable) {
+      fail(SweepError::kUnreachableRefused,
+           fmt::format("scheme {} leaves CAs unreachable: {} (unreachable=refuse)", options_.scheme, what), what);
+      return false;
+    }
+    say(SweepLevel::kError, numbered(SweepError::kUnreachableAllowed, what + "; routing anyway (unreachable=allow)"));
+    return true;
+  }
+
+  std::string summary(double total_ms) const {
+    const Sweep& s = out_.sweep;
+    const Routing& routing = s.routing;
+    return fmt::format(
+        "{}{}; scheme {}{}{}; LMC {} ({} needed); {} CA routes, {} undelivered, {} credit loops; {} switch routes "
+        "(PMA), {} undelivered; {} entries re-routed around failures; {}; {:.1f} ms ({:.1f} recognition, {:.1f} "
+        "routing, {:.1f} checking; {} threads)",
+        family_summary(s.detection),
+        s.detection.degraded() ? fmt::format(": {} deviations", s.detection.deviations().size()) : "",
+        options_.scheme, routing.chosen.empty() ? "" : fmt::format(" chose {}", routing.chosen), vls(routing),
+        in_.lids.lmc, routing.lmc_needed, s.check.pairs, s.check.unreachable + s.check.loops, s.check.credit_loops,
+        s.check.switch_pairs, s.check.switch_unreachable, routing.rerouted, churn(), total_ms, s.recognize_ms,
+        s.route_ms, s.check_ms, options_.threads);
+  }
+
+  // The VLs the routing's SLs take (SL k on VL k), where it uses more than one.
+  static std::string vls(const Routing& routing) {
+    if (routing.dest_sl.empty()) return "";
+    return fmt::format(" on {} VLs", 1 + *std::ranges::max_element(routing.dest_sl));
+  }
+
+  std::string churn() const {
+    const Sweep& s = out_.sweep;
+    if (s.changed < 0) return "no last sweep to compare with";
+    const char* why = s.kept_entries           ? "its valid entries kept"
+                      : !options_.keep_tables  ? "from scratch, keep_tables=off"
+                      : in_.repaired           ? "a repair: the scheme's own tables"
+                                               : "kept entries failed the check: from scratch";
+    return fmt::format("{} entries changed since the last sweep ({})", s.changed, why);
+  }
+
+  const SweepInput& in_;
+  const SweepOptions& options_;
+  const SweepLog& log_;
+  SweepOutcome out_;
+  bool checked_ = false;  // out_.sweep.check is for out_.sweep.routing
+};
+
+}  // namespace
+
+std::string numbered(SweepError error, std::string_view what) {
+  return fmt::format("ERR {:02d}: {}", static_cast<int>(error), what);
+}
+
+SweepOutcome run_sweep(const SweepInput& input, const SweepOptions& options, const SweepLog& log) {
+  return SweepRun(input, options, log).run();
+}
+
+std::string undelivered_reason(const Correctness& check, bool switch_routes) {
+  const long switch_failed = switch_routes ? check.switch_unreachable : 0;
+  const long failed = check.unreachable + check.loops + switch_failed;
+  if (failed == 0 && check.credit_loops == 0) return "";
+  if (failed == 0) {  // deadlock-prone: a wrong answer too
+    const auto loop =
+        std::ranges::find_if(check.examples, [](const std::string& e) { return e.starts_with("credit loop"); });
+    return fmt::format("the tables have {} credit loops{}", check.credit_loops,
+                       loop == check.examples.end() ? "" : ", e.g. " + *loop);
+  }
+  const std::string switches =
+      switch_failed == 0 ? ""
+                         : fmt::format("; {} of {} switch routes (PMA queries and answers)", switch_failed,
+                                       check.switch_pairs);
+  return fmt::format("the tables leave {} of {} CA routes undelivered ({} unreachable, {} in loops){}{}",
+                     check.unreachable + check.loops, check.pairs, check.unreachable, check.loops, switches,
+                     check.examples.empty() ? "" : ", e.g. " + check.examples.front());
+}
+
+}  // namespace ftclos

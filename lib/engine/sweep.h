@@ -1,0 +1,108 @@
+// One routing sweep, as the OpenSM plugin and `ftclos route` both run it
+// (OpenSM's osm_ucast_mgr_process runs every engine's sweep the same way):
+// recognize the fabric (detect), route it with the configured scheme, keep
+// the last tables' entries that are still valid (tables/previous_tables.h)
+// when the merged tables pass the check, check (the auditor's
+// check_correctness), and say so in one summary line. The callers only
+// convert: the plugin its C struct (engine/subnet_fabric.h) and OpenSM's log,
+// the CLI its files and its stderr lines.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <string_view>
+
+#include "audit/audit.h"
+#include "audit/trade_off.h"
+#include "core/fabric.h"
+#include "detect/detect.h"
+#include "detect/host_hints.h"
+#include "route/lid_map.h"
+#include "route/routing.h"
+
+namespace ftclos {
+
+/// The numbers of the plugin's ERR lines (plugin/README.md lists them).
+enum class SweepError {
+  kNone = 0,
+  kBadOptions = 1,
+  kBadSubnet,
+  kCannotRoute,
+  kLmcRefused,
+  kLmcShort,
+  kUnreachableRefused,
+  kUnreachableAllowed,
+  kCreditLoops,
+  kPathBitsUnwritten,
+  kInternal,
+  kBadHints = 13,
+  kMcastUnordered = 15,
+  kMcastTree,
+};
+
+/// "ERR nn: what", the form operators grep OpenSM's log for.
+std::string numbered(SweepError error, std::string_view what);
+
+/// The levels of OpenSM's log the plugin writes to.
+enum class SweepLevel { kError, kInfo, kVerbose };
+using SweepLog = std::function<void(SweepLevel level, const std::string& line)>;
+
+struct SweepOptions {
+  std::string scheme = "auto";
+  int data_vls = kDefaultDataVls;  // the VLs the ports offer: the SLs a scheme may use
+  bool polish = true;              // RoutingInput::polish
+  bool refuse_low_lmc = false;     // fail when the LMC is below the scheme's lmc_needed
+  bool allow_unreachable = false;  // undelivered CA routes fail the sweep unless allowed
+  bool keep_tables = true;         // with previous tables: keep their valid entries when the result is sound
+  bool trade_off_audit = false;    // with previous tables: measure both sides' worst-case contention
+  // What the check counts as undelivered, beside CA routes: switches' own
+  // routes (PMA) too. Whether it walks the scheme's SLs, or every packet on
+  // VL 0 (the dump alone, as OpenSM's file engine loads it). Whether it also
+  // counts non-minimal routes (a BFS per leaf; their examples come before
+  // credit loops' and switch routes').
+  bool check_switch_routes = false;
+  bool check_on_sls = true;
+  bool check_non_minimal = false;
+  int threads = 1;  // for the summary line: what the caller set core/workers.h to
+};
+
+struct SweepInput {
+  const Fabric& fabric;
+  const LidMap& lids;
+  const HostHints& hints;
+  const Lfts* previous = nullptr;  // the last tables, indexed like `fabric`, on `lids`; nullptr: none
+  bool repaired = false;           // `fabric` has a cable the last tables' fabric lacked: route anew
+  double read_ms = 0;              // the caller's time reading the fabric, counted as recognition
+};
+
+/// What one sweep learned; `routing` holds the tables to publish.
+struct Sweep {
+  Detection detection;
+  Routing routing;
+  Correctness check;                 // of `routing`
+  bool kept_entries = false;         // the last tables' valid entries were kept
+  bool traded = false;               // `trade_off` was measured (previous tables given, not a repair)
+  TradeOff trade_off;
+  long changed = -1;                 // entries that differ from the previous tables; -1: none given
+  double recognize_ms = 0, route_ms = 0, check_ms = 0;
+};
+
+struct SweepOutcome {
+  Sweep sweep;
+  SweepError error = SweepError::kNone;  // kNone: `sweep.routing` may be installed
+  std::string message;                   // the error's line, without its number
+  std::string cause;                     // what failed, in the scheme's or the check's words
+
+  bool ok() const { return error == SweepError::kNone; }
+};
+
+/// Runs the sweep; `log` (may be empty) gets the details as they come and
+/// the one INFO summary line. A scheme that cannot route the fabric, an LMC
+/// refused, or undelivered routes refused end it with the error set.
+SweepOutcome run_sweep(const SweepInput& input, const SweepOptions& options, const SweepLog& log = {});
+
+/// Why `check` is not sound ("" when it is): undelivered routes (switch
+/// routes with `switch_routes`) or credit loops, with an example.
+std::string undelivered_reason(const Correctness& check, bool switch_routes);
+
+}  // namespace ftclos

@@ -1,0 +1,89 @@
+// Virtual-lane layers by destination, DF-SSSP's way (Domke, Hoefler and
+// Nagel, "Deadlock-free oblivious routing for arbitrary topologies", IPDPS
+// 2011): the routes toward one destination LID form a tree, so their channel
+// dependencies alone are acyclic; each destination goes on the lowest layer
+// (SL) whose channel dependency graph stays acyclic with its dependencies
+// added. With SL k on VL k, no VL then holds a credit loop. Shared by the
+// detour layers of attached hosts (paths/detour_layers.h) and the `layered`
+// scheme (schemes/scheme_layered.cc).
+#pragma once
+
+#include <cstdint>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include "core/fabric.h"
+#include "route/routing.h"
+
+namespace ftclos {
+
+/// Channels are switch egress ports that lead to a switch, numbered densely.
+class Channels {
+ public:
+  explicit Channels(const Fabric& fabric);
+  int count() const { return first_.back(); }
+  /// The channel out of `port` of switch `x`, or -1 when it does not lead to a switch.
+  int of(int x, int port) const;
+
+ private:
+  const Fabric& fabric_;
+  std::vector<int> first_;
+};
+
+/// One channel dependency: a packet holding the first channel waits for the second.
+using Dependency = std::pair<int, int>;
+
+/// The dependencies of every route to `lid` in `lfts`: channel x->y, then
+/// y's channel for the same LID. Every switch's entry counts, used or not
+/// (conservative).
+std::vector<Dependency> dependencies_toward(const Fabric& fabric, const Lfts& lfts, const Channels& channels, int lid);
+
+/// One channel dependency graph kept acyclic, with a topological order kept
+/// up to date as dependencies arrive (Pearce and Kelly, "A dynamic
+/// topological sort algorithm for directed acyclic graphs", JEA 2007): a
+/// dependency that agrees with the order costs nothing, one that does not
+/// searches only the channels between its two ends in the order.
+class AcyclicLayer {
+ public:
+  explicit AcyclicLayer(int channels);
+  /// With the channels first placed as `places` says (a permutation: the
+  /// place of every channel), any order being topological while the layer is
+  /// empty: dependencies that agree with it then cost no search.
+  explicit AcyclicLayer(std::vector<int> places);
+  /// Adds `deps` unless together they close a cycle; returns whether it did.
+  bool try_add(const std::vector<Dependency>& deps);
+
+ private:
+  bool add(const Dependency& dep);
+  bool reaches_within(int from, int target, int upper);
+  void collect_back(int from, int lower);
+  void reorder();
+
+  std::vector<std::vector<int>> next_, prev_;
+  std::unordered_set<uint64_t> known_;
+  std::vector<int> order_;     // per channel: its place in the topological order
+  std::vector<uint8_t> seen_;  // search marks, cleared after each search
+  std::vector<int> forward_, backward_, stack_;
+};
+
+/// Layers of channel dependency graphs, each kept acyclic.
+class CdgLayers {
+ public:
+  explicit CdgLayers(int channels) : channels_(channels) {}
+
+  /// Opens layer 0 (before any place) with its channels first placed as
+  /// `places` says (AcyclicLayer's second constructor).
+  void open_first(std::vector<int> places);
+  /// Places `deps` on the lowest layer in [first, last] where they close no
+  /// cycle, opening layers as needed; returns that layer, or -1 (nothing added).
+  int place(const std::vector<Dependency>& deps, int first, int last);
+  /// Layers opened so far (the highest tried + 1, counting from 0).
+  int count() const { return static_cast<int>(layers_.size()); }
+
+ private:
+  int channels_;
+  std::vector<AcyclicLayer> layers_;
+};
+
+}  // namespace ftclos

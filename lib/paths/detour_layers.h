@@ -1,0 +1,28 @@
+// Attached hosts (storage on spines) that some switch reaches only by a
+// detour, a path that turns from down to up (paths/updown_reach.h), would
+// close credit loops with the up/down traffic on one VL. Their LIDs go on
+// SLs of their own, DF-SSSP's layering by destination: each to the lowest
+// SL >= 1 whose channel dependency graph stays acyclic with its routes
+// added. SL 0 keeps everything else, up/down and so acyclic. With OpenSM's
+// default qos_sl2vl, SL k runs on VL k.
+#pragma once
+
+#include "route/routing.h"
+#include "paths/updown_reach.h"
+
+namespace ftclos {
+
+/// The highest SL a detour layer may take (VL 7: ports commonly offer 8 data VLs).
+inline constexpr int kMaxDetourSl = 7;
+
+/// Sets routing.dest_sl for the LIDs of attached hosts that some switch
+/// reaches only by a detour, from the tables in `routing`, and notes what it
+/// did. Returns the highest SL used (0: none needed).
+int layer_detours(const RoutingInput& input, const UpDownReach& reach, Routing& routing);
+
+/// Whether the channel dependency graph of the routes to `lids` (one SL's
+/// LIDs) is acyclic in `lfts`: what a change to a layered LID's entries
+/// must keep (paths/contention_polish.h).
+bool layer_acyclic(const Fabric& fabric, const Lfts& lfts, const std::vector<int>& lids);
+
+}  // namespace ftclos

@@ -1,0 +1,144 @@
+// "auto": the best scheme the fabric and the configured LMC allow. It tries
+// the scheme table's entries in order of auto_preference and takes the first
+// that applies, fits the LMC and routes: both checks come from the detection
+// alone, so only the chosen scheme routes (and, when its routing fails, the
+// next). When the caller hands down the auditor's check (RoutingInput::
+// strands), tables that leave pairs the cables join undelivered are passed
+// over too: auto never keeps a scheme that strands pairs while a later one
+// would not. A scheme that challenges the choice (SchemeEntry::
+// auto_challenges: layered against the up*/down* floor) is routed too and
+// replaces it where its worst-case contention is lower: no estimate from the
+// detection ranks them (both route any fabric, the figures differ by fabric),
+// so both are measured, with the caller's RoutingInput::worst_case. The notes
+// say what it chose and why it passed over the others.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "schemes/scheme_registry.h"
+#include "schemes/schemes.h"
+
+namespace ftclos {
+namespace {
+
+std::vector<const SchemeEntry*> candidates_in_order() {
+  std::vector<const SchemeEntry*> candidates;
+  for (const SchemeEntry& entry : scheme_table())
+    if (entry.auto_preference > 0) candidates.push_back(&entry);
+  std::ranges::sort(candidates, {}, &SchemeEntry::auto_preference);
+  return candidates;
+}
+
+Routing chosen(Routing routing, const SchemeEntry& entry, const std::vector<std::string>& passed_over) {
+  std::vector<std::string> notes{fmt::format("auto chose {}: {}", entry.name, entry.guarantee)};
+  for (const std::string& reason : passed_over) notes.push_back("auto passed over " + reason);
+  notes.insert(notes.end(), routing.notes.begin(), routing.notes.end());
+  routing.notes = std::move(notes);
+  routing.chosen = entry.name;
+  return routing;
+}
+
+// Where a challenger of `held`'s scheme routes, passes the check and has the
+// lower worst case, its tables replace `held`'s.
+void challenge(const RoutingInput& input, std::pair<Routing, const SchemeEntry*>& held,
+               std::vector<std::string>& passed_over) {
+  for (const SchemeEntry& entry : scheme_table()) {
+    if (entry.auto_challenges != held.second->name) continue;
+    if (!input.worst_case) {
+      passed_over.push_back(fmt::format("{}: no worst-case measure to weigh it against {}", entry.name, held.second->name));
+      continue;
+    }
+    const std::unique_ptr<Scheme> scheme = entry.make();
+    Result<Routing> rival = scheme->route(input);  // fails where it does not apply
+    if (!rival.ok()) {
+      passed_over.push_back(fmt::format("{}: {}", entry.name, rival.status().message()));
+      continue;
+    }
+    if (input.strands) {
+      // The caller keeps its last check's result: the held tables must be checked again if they stay.
+      held.first.checked = false;
+      if (std::string reason = (*input.strands)(input, *rival); !reason.empty()) {
+        passed_over.push_back(fmt::format("{}: {}", entry.name, reason));
+        continue;
+      }
+      rival->checked = true;
+    }
+    const double held_worst = (*input.worst_case)(input, held.first), rival_worst = (*input.worst_case)(input, *rival);
+    if (rival_worst >= held_worst) {
+      const std::string summary = rival->summary.empty() ? "" : " (" + rival->summary + ")";
+      passed_over.push_back(fmt::format("{}{}: worst-case contention {:g}, not below {}'s {:g}", entry.name, summary,
+                                        rival_worst, held.second->name, held_worst));
+      continue;
+    }
+    rival->notes.insert(rival->notes.begin(), fmt::format("worst-case contention {:g}, {}'s {:g}", rival_worst,
+                                                          held.second->name, held_worst));
+    passed_over.push_back(fmt::format("{}: worst-case contention {:g}, {}'s is {:g}", held.second->name, held_worst,
+                                      entry.name, rival_worst));
+    held = {std::move(*rival), &entry};
+  }
+}
+
+class AutoScheme : public Scheme {
+ public:
+  std::string_view name() const override { return "auto"; }
+  Status applies(const Detection&) const override { return Status::Ok(); }
+
+ protected:
+  Result<Routing> route_tables(const RoutingInput& input) const override {
+    std::vector<std::string> passed_over;
+    std::optional<std::pair<Routing, const SchemeEntry*>> stranding;  // the first that routed, failing the check
+    for (const SchemeEntry* candidate : candidates_in_order()) {
+      if (candidate->auto_skips && candidate->auto_skips(input.detection)) continue;
+      const std::unique_ptr<Scheme> scheme = candidate->make();
+      if (Status applies = scheme->applies(input.detection); !applies.ok()) {
+        passed_over.push_back(fmt::format("{}: {}", scheme->name(), applies.message()));
+        continue;
+      }
+      if (const int needed = scheme->lmc_needed(input.detection); needed > input.lids.lmc) {
+        passed_over.push_back(fmt::format("{}: needs LMC {}, LMC is {}", scheme->name(), needed, input.lids.lmc));
+        continue;
+      }
+      Result<Routing> routing = scheme->route(input);
+      if (!routing.ok()) {
+        passed_over.push_back(fmt::format("{}: {}", scheme->name(), routing.status().message()));
+        continue;
+      }
+      if (input.strands) {
+        if (std::string reason = (*input.strands)(input, *routing); !reason.empty()) {
+          passed_over.push_back(fmt::format("{}: {}", scheme->name(), reason));
+          if (!stranding) stranding = {std::move(*routing), candidate};
+          continue;
+        }
+        routing->checked = true;
+      }
+      std::pair<Routing, const SchemeEntry*> held{std::move(*routing), candidate};
+      challenge(input, held, passed_over);
+      return chosen(std::move(held.first), *held.second, passed_over);
+    }
+    // Every scheme that routes strands pairs: the first of them, for the
+    // caller's own check to refuse (or write with --allow-unreachable).
+    if (stranding) {
+      const auto own = std::ranges::find_if(passed_over, [&](const std::string& reason) {
+        return reason.starts_with(std::string(stranding->second->name) + ": ");
+      });
+      std::string why = own->substr(stranding->second->name.size() + 2);
+      passed_over.erase(own);
+      Routing routing = chosen(std::move(stranding->first), *stranding->second, passed_over);
+      routing.notes.insert(routing.notes.begin() + 1,
+                           "auto found no scheme whose tables deliver every pair; " + std::string(stranding->second->name) + ": " + why);
+      return routing;
+    }
+    std::string reasons;
+    for (const std::string& reason : passed_over) reasons += "; " + reason;
+    return Status::Error("no scheme can route this fabric" + reasons);
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Scheme> make_auto_scheme() { return std::make_unique<AutoScheme>(); }
+
+}  // namespace ftclos

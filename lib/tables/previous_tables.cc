@@ -1,0 +1,49 @@
+#include "tables/previous_tables.h"
+
+#include <algorithm>
+
+#include "paths/detour_layers.h"
+#include "paths/updown_reach.h"
+
+namespace ftclos {
+
+long keep_previous(const RoutingInput& input, const Lfts& previous, Routing& routing) {
+  const Fabric& fabric = input.fabric;
+  const UpDownReach reach(fabric, input.detection.levels);
+  const std::vector<Exit> exits = exits_by_lid(fabric, input.lids);
+  long changed = 0;
+  for (int x = 0; x < fabric.size(); ++x) {
+    if (!fabric.node(x).is_switch() || x >= static_cast<int>(routing.lfts.port.size())) continue;
+    std::vector<uint8_t>& now = routing.lfts.port[x];
+    const std::vector<uint8_t>* before = x < static_cast<int>(previous.port.size()) ? &previous.port[x] : nullptr;
+    for (int lid = 1; lid < static_cast<int>(now.size()) && lid < static_cast<int>(exits.size()); ++lid) {
+      if (input.lids.owner[lid] < 0) continue;
+      const uint8_t old = before && lid < static_cast<int>(before->size()) ? (*before)[lid] : kNoPath;
+      if (old != kNoPath && old != now[lid] && reach.allows(x, exits[lid], old)) now[lid] = old;
+      changed += now[lid] != old;
+    }
+  }
+  if (!routing.dest_sl.empty() && !input.detection.levels.io_hosts.empty()) {
+    // The layers were made for the new tables; the kept entries change the dependencies.
+    std::erase_if(routing.notes, [](const std::string& note) { return note.find("down-up turn") != std::string::npos; });
+    routing.dest_sl.clear();
+    layer_detours(input, reach, routing);
+  }
+  return changed;
+}
+
+long changed_entries(const LidMap& lids, const Lfts& previous, const Lfts& now) {
+  long changed = 0;
+  for (size_t x = 0; x < now.port.size() && x < previous.port.size(); ++x) {
+    const std::vector<uint8_t>& before = previous.port[x];
+    const std::vector<uint8_t>& after = now.port[x];
+    if (before.empty()) continue;
+    for (size_t lid = 1; lid < after.size() && lid < lids.owner.size(); ++lid) {
+      if (lids.owner[lid] < 0) continue;
+      changed += after[lid] != (lid < before.size() ? before[lid] : kNoPath);
+    }
+  }
+  return changed;
+}
+
+}  // namespace ftclos

@@ -1,0 +1,22 @@
+// Minimal churn: after a failure, keep every entry of the previous tables
+// that is still valid and change only what the failure forces. Valid means
+// the up/down rule (paths/updown_reach.h) still allows it on the fabric as
+// it is now, so kept and new entries compose into up/down paths.
+#pragma once
+
+#include "route/routing.h"
+
+namespace ftclos {
+
+/// Replaces entries of `routing` (the new tables, on the same LIDs as
+/// `previous`) by the previous entry wherever the rule allows that one, and
+/// re-layers attached hosts' SLs on the merged tables. Returns how many
+/// entries now differ from `previous`.
+long keep_previous(const RoutingInput& input, const Lfts& previous, Routing& routing);
+
+/// How many entries of `now` differ from `previous` on LIDs that have an
+/// owner in `lids`, over the switches that have a previous table (a switch
+/// new to the fabric is not churn).
+long changed_entries(const LidMap& lids, const Lfts& previous, const Lfts& now);
+
+}  // namespace ftclos

@@ -74,6 +74,9 @@ struct AuditInput {
   // Whether check_correctness counts non-minimal routes (a BFS per leaf; the
   // plugin, which only needs delivery and credit loops, turns it off).
   bool count_non_minimal = true;
+  // Whether check_correctness counts switch_credit_loops (the switches' own
+  // routes in the graph; the sweep's check, which does not report it, turns it off).
+  bool count_switch_credit_loops = true;
 };
 
 /// A directed switch-to-switch channel: the egress port of the sending switch.

@@ -329,6 +329,7 @@ class Auditor {
       up_down = up_down && step.outcome == Trace::Outcome::kDelivered && step.up_down;
       if (step.outcome != Trace::Outcome::kDelivered) judge_switch_pair(in_.fabric.node(x).display_name(), x, owner, lid, 1);
     }
+    if (!in_.count_switch_credit_loops) return;
     const int sl = std::min(default_sl(in_, lid), kVls - 1);
     if (up_down && !switch_turned_[sl]) {
       deferred_switch_columns_[sl].push_back(lid);

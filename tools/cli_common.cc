@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <charconv>
 #include <limits>
+#include <map>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -74,6 +75,16 @@ CLI::Option* add_schemes(CLI::App& app, std::vector<std::string>& schemes, const
 
 CLI::Option* add_lmc(CLI::App& app, int& lmc, const std::string& what) {
   return app.add_option("--lmc", lmc, what)->check(CLI::Range(0, 7));
+}
+
+CLI::Option* add_path_bits_users(CLI::App& app, PathBitsUsers& users) {
+  const std::map<std::string, PathBitsUsers> names{{"some", PathBitsUsers::kSome}, {"all", PathBitsUsers::kAll}};
+  return app
+      .add_option("--pathbits-users", users,
+                  "Who sends on its path bits: some (default; the others take the SA's first PathRecord, offset 0, "
+                  "which source-class schemes keep for D-mod-k) or all (every job exports UCX_IB_LID_PATH_BITS: "
+                  "every offset carries a source class, one LID fewer)")
+      ->transform(CLI::CheckedTransformer(names, CLI::ignore_case));
 }
 
 void add_host_hints(CLI::App& app, HintFiles& files) {

@@ -38,6 +38,7 @@ struct RouteOptions {
   std::string file;
   std::string scheme;
   int lmc = -1;  // -1: the topology file's
+  PathBitsUsers path_bits_users = PathBitsUsers::kSome;
   std::string output = "-";  // '-': stdout
   std::string path_bits;  // empty: not written
   std::string sl_file;    // empty: not written
@@ -173,7 +174,7 @@ int run(const RouteOptions& options) {
   };
   Result<RoutedFabric> routed = route_fabric(*fabric, options.scheme, std::move(*lids), *hints, &bad_input,
                                              {&strands, &worst_case, with_sls || !choosing ? options.data_vls : 1,
-                                              options.polish});
+                                              options.polish, options.path_bits_users});
   if (!routed.ok()) {
     fmt::print(stderr, "ftclos route: {}\n", routed.status().message());
     return bad_input ? 2 : 1;
@@ -238,6 +239,7 @@ void add_route(CLI::App& app) {
   add_topology(*sub, options->file);
   add_scheme(*sub, options->scheme, "Routing scheme");
   add_lmc(*sub, options->lmc, "LMC the subnet runs with (default: the topology file's, else 0)");
+  add_path_bits_users(*sub, options->path_bits_users);
   add_host_hints(*sub, options->hint_files);
   sub->add_option("-o,--output", options->output, "Dump file to write ('-', the default: stdout)");
   sub->add_option("--pathbits", options->path_bits, "Also write every CA's path bits to this file");

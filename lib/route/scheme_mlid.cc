@@ -53,15 +53,15 @@ class MlidScheme : public Scheme {
     return require_tree_labels(detection, "mlid");
   }
 
-  int lmc_needed(const Detection& detection) const override {
-    return ceil_log2(full_classes(digit_values(detection.xgft->shape)));
+  int lmc_needed(const Detection& detection, PathBitsUsers users) const override {
+    return lmc_for_classes(full_classes(digit_values(detection.xgft->shape)), users);
   }
 
  protected:
   Result<Routing> route_tables(const RoutingInput& in) const override {
     if (Status status = applies(in.detection); !status.ok()) return status;
     const XgftShape& s = in.detection.xgft->shape;
-    const DigitClasses digits(digit_values(s), in.lids.lids_per_ca());
+    const DigitClasses digits(digit_values(s), class_lids(in));
     const long full = digits.full;
     LabelRule rule;
     rule.classes = digits.classes;
@@ -71,7 +71,7 @@ class MlidScheme : public Scheme {
       return digits.digit(c, l) + r * (dst[l - 1] % (up_slots(s, l) / r));
     };
     Routing routing = route_by_labels(in, rule);
-    routing.lmc_needed = lmc_needed(in.detection);
+    routing.lmc_needed = lmc_needed(in.detection, in.path_bits_users);
     if (routing.lmc_needed > in.lids.lmc)
       routing.notes.push_back(fmt::format(
           "{} LIDs per CA need LMC {}, have {}: path bits keep the source digits of the lowest levels "

@@ -53,15 +53,15 @@ class NonblockingScheme : public Scheme {
     return require_tree_labels(detection, "nonblocking");
   }
 
-  int lmc_needed(const Detection& detection) const override {
-    return ceil_log2(full_classes(digit_values(detection.xgft->shape)));
+  int lmc_needed(const Detection& detection, PathBitsUsers users) const override {
+    return lmc_for_classes(full_classes(digit_values(detection.xgft->shape)), users);
   }
 
  protected:
   Result<Routing> route_tables(const RoutingInput& in) const override {
     if (Status status = applies(in.detection); !status.ok()) return status;
     const XgftShape& s = in.detection.xgft->shape;
-    const DigitClasses digits(digit_values(s), in.lids.lids_per_ca());
+    const DigitClasses digits(digit_values(s), class_lids(in));
     const long full = digits.full;
     LabelRule rule;
     rule.classes = digits.classes;
@@ -70,7 +70,7 @@ class NonblockingScheme : public Scheme {
       return (digits.digit(c, l) * s.m[l - 1] + dst[l - 1]) % up_slots(s, l);
     };
     Routing routing = route_by_labels(in, rule);
-    routing.lmc_needed = lmc_needed(in.detection);
+    routing.lmc_needed = lmc_needed(in.detection, in.path_bits_users);
     add_notes(in, full, routing);
     return routing;
   }

@@ -242,7 +242,7 @@ struct ftclos_engine {
     const int data_vls = subnet.data_vls > 0 ? subnet.data_vls : ftclos::kDefaultDataVls;
     Result<ftclos::Routing> routing =
         scheme->route({sweep.subnet.fabric, sweep.detection, sweep.subnet.lids, &strands, &worst_case, data_vls,
-                       options->polish});
+                       options->polish, options->path_bits_users});
     sweep.route_ms = ms_since(start) - auto_check_ms;
     sweep.check_ms += auto_check_ms;
     if (!routing.ok()) {
@@ -358,13 +358,13 @@ struct ftclos_engine {
     const ftclos::Routing& routing = sweep.routing;
     return fmt::format(
         "{}{}; scheme {}{}{}; LMC {} ({} needed); {} CA routes, {} undelivered, {} credit loops; {} switch routes (PMA), "
-        "{} undelivered; {} entries re-routed "
+        "{} undelivered; {}{} entries re-routed "
         "around failures; {}; {:.1f} ms ({:.1f} recognition, {:.1f} routing, {:.1f} checking; {} threads)",
         ftclos::family_summary(sweep.detection),
         sweep.detection.degraded() ? fmt::format(": {} deviations", sweep.detection.deviations().size()) : "",
         options->scheme, routing.chosen.empty() ? "" : fmt::format(" chose {}", routing.chosen), vls(routing), lmc,
         routing.lmc_needed, sweep.check.pairs, sweep.check.unreachable + sweep.check.loops, sweep.check.credit_loops,
-        sweep.check.switch_pairs, sweep.check.switch_unreachable, routing.rerouted, churn(sweep), total_ms, sweep.recognize_ms, sweep.route_ms, sweep.check_ms, threads);
+        sweep.check.switch_pairs, sweep.check.switch_unreachable, by_consumer(sweep, lmc), routing.rerouted, churn(sweep), total_ms, sweep.recognize_ms, sweep.route_ms, sweep.check_ms, threads);
   }
 
   void keep_for_multicast(const Sweep& sweep) {
@@ -372,6 +372,17 @@ struct ftclos_engine {
     const std::string_view scheme = sweep.routing.chosen.empty() ? std::string_view(options->scheme) : sweep.routing.chosen;
     order = ftclos::unicast_order(fabric, sweep.detection, scheme);
     port_by_guid = ftclos::index_port_guids(fabric);
+  }
+
+  // At LMC > 0, the worst case of hosts on offset 0 (the SA's first
+  // PathRecord: rdmacm, default UCX and MPI) and on their path bits.
+  static std::string by_consumer(const Sweep& sweep, int lmc) {
+    if (lmc == 0) return "";
+    const ftclos::Fabric& fabric = sweep.subnet.fabric;
+    const ftclos::Levels& levels = sweep.detection.levels;
+    return fmt::format("worst case offset 0 {:g}, path bits {:g}; ",
+                       ftclos::offset_zero_worst_case(fabric, levels, sweep.subnet.lids, sweep.routing),
+                       ftclos::routing_worst_case(fabric, levels, sweep.subnet.lids, sweep.routing));
   }
 
   // The VLs the routing's SLs take (SL k on VL k), where it uses more than one.

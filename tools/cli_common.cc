@@ -8,7 +8,6 @@
 #include <cerrno>
 #include <charconv>
 #include <limits>
-#include <map>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -78,13 +77,14 @@ CLI::Option* add_lmc(CLI::App& app, int& lmc, const std::string& what) {
 }
 
 CLI::Option* add_path_bits_users(CLI::App& app, PathBitsUsers& users) {
-  const std::map<std::string, PathBitsUsers> names{{"some", PathBitsUsers::kSome}, {"all", PathBitsUsers::kAll}};
   return app
-      .add_option("--pathbits-users", users,
-                  "Who sends on its path bits: some (default; the others take the SA's first PathRecord, offset 0, "
-                  "which source-class schemes keep for D-mod-k) or all (every job exports UCX_IB_LID_PATH_BITS: "
-                  "every offset carries a source class, one LID fewer)")
-      ->transform(CLI::CheckedTransformer(names, CLI::ignore_case));
+      .add_option_function<std::string>(
+          "--pathbits-users",
+          [&users](const std::string& value) { users = value == "all" ? PathBitsUsers::kAll : PathBitsUsers::kSome; },
+          "Who sends on its path bits: some (default; the others take the SA's first PathRecord, offset 0, which "
+          "source-class schemes keep for D-mod-k) or all (every job exports UCX_IB_LID_PATH_BITS: every offset "
+          "carries a source class, one LID fewer)")
+      ->check(CLI::IsMember({"some", "all"}));
 }
 
 void add_host_hints(CLI::App& app, HintFiles& files) {

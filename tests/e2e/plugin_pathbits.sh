@@ -15,10 +15,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=tests/e2e/plugin_lib.sh
 source "$here/plugin_lib.sh"
-root=${FTCLOS_SOURCE_ROOT:-$here/../..}
-work=$(mktemp -d)  # kept for a look when FTCLOS_E2E_KEEP is set
-cd "$work"  # diags killed hard leave sys-<pid> folders in their working directory
-trap 'cleanup_ibsims; [ -n "${FTCLOS_E2E_KEEP:-}" ] || rm -rf "$work"; rm -f "$PLUGIN_CHECK"' EXIT
+plugin_work_dir
 
 fail() { echo "FAIL: $*"; exit 1; }
 
@@ -51,7 +48,9 @@ sim_run "$sock" "$host" timeout 60 ibnetdiscover >"$work/disc.net" 2>"$work/disc
 sim_run "$sock" "$host" timeout 300 dump_lfts >"$work/dump_lfts.txt" 2>"$work/dump_lfts.err" ||
   fail "dump_lfts: $(tail -2 "$work/dump_lfts.err")"
 # Three hosts read their own port GUID, as a prolog does.
-hosts=("$host" $(awk '/^(Ca|Hca)[ \t]/ { match($0, /"[^"]*"/); print substr($0, RSTART + 1, RLENGTH - 2) }' "$net" | sed -n '50p;128p'))
+mapfile -t hosts < <(awk '/^(Ca|Hca)[ \t]/ { match($0, /"[^"]*"/); print substr($0, RSTART + 1, RLENGTH - 2) }' "$net" |
+  sed -n '50p;128p')
+hosts=("$host" "${hosts[@]}")
 declare -A own_guid
 for name in "${hosts[@]}"; do
   own_guid[$name]=$(sim_run "$sock" "$name" timeout 30 ibstat -p 2>/dev/null | head -n 1)

@@ -66,6 +66,18 @@ def main(ftclos, out_path):
         " route); 2 bad input or usage (the file, the line and what was expected; an empty topology or LFT file,"
         " outputs that name an input or each other), a failed write included, standard output's too."
         " README.md tabulates them per subcommand.",
+        ".SH PATH BITS",
+        "At LMC > 0 a host sends to base(d) + p(s) only when it knows its path bits p(s); every other host takes the"
+        " SA's first PathRecord, offset 0, which the source-class schemes keep for D-mod-k (\\fB\\-\\-pathbits\\-users"
+        " all\\fR where every job exports its bits). The plugin's \\fBpathbits_file\\fR holds one"
+        " \\fB0x<port GUID> <bits>\\fR line per CA; a job prolog on each node, with the file in a shared directory,"
+        " exports its line:",
+        ".nf",
+        "guid=$(ibstat -p | head -n 1)",
+        "bits=$(awk -v g=\"$guid\" 'tolower($1) == tolower(g) { print $2 }' /shared/opensm/ftclos-pathbits)",
+        "export UCX_IB_LID_PATH_BITS=${bits:-0}",
+        ".fi",
+        "\\fBftclos pathbits TOPO \\-\\-port GUID \\-\\-env\\fR prints the same line offline.",
         ".SH FILES",
         "The OpenSM routing-engine plugin is \\fIlibosmftclos.so\\fR (package opensm-ftclos); an annotated"
         " opensm.conf is \\fIshare/doc/ftclos/opensm-ftclos.conf\\fR under the install prefix (Debian: \\fI/usr/share/doc/opensm-ftclos/opensm-ftclos.conf\\fR).",

@@ -145,6 +145,7 @@ struct ftclos_engine {
     out.scheme = options->scheme;
     out.data_vls = subnet.data_vls > 0 ? subnet.data_vls : ftclos::kDefaultDataVls;
     out.polish = options->polish;
+    out.path_bits_users = options->path_bits_users;
     out.refuse_low_lmc = options->refuse_low_lmc;
     out.allow_unreachable = options->allow_unreachable;
     out.keep_tables = options->keep_tables;

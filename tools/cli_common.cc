@@ -76,6 +76,17 @@ CLI::Option* add_lmc(CLI::App& app, int& lmc, const std::string& what) {
   return app.add_option("--lmc", lmc, what)->check(CLI::Range(0, 7));
 }
 
+CLI::Option* add_path_bits_users(CLI::App& app, PathBitsUsers& users) {
+  return app
+      .add_option_function<std::string>(
+          "--pathbits-users",
+          [&users](const std::string& value) { users = value == "all" ? PathBitsUsers::kAll : PathBitsUsers::kSome; },
+          "Who sends on its path bits: some (default; the others take the SA's first PathRecord, offset 0, which "
+          "source-class schemes keep for D-mod-k) or all (every job exports UCX_IB_LID_PATH_BITS: every offset "
+          "carries a source class, one LID fewer)")
+      ->check(CLI::IsMember({"some", "all"}));
+}
+
 void add_host_hints(CLI::App& app, HintFiles& files) {
   app.add_option("--cn-guid-file", files.cn_guid_file, "GUIDs of the compute CAs (OpenSM ftree's cn_guid_file)");
   app.add_option("--io-guid-file", files.io_guid_file, "GUIDs of attached (I/O) CAs (OpenSM ftree's io_guid_file)");

@@ -15,6 +15,7 @@
 #include "core/status.h"
 #include "detect/host_hints.h"
 #include "route/lid_map.h"
+#include "route/routing.h"
 
 namespace ftclos::cli {
 
@@ -26,6 +27,8 @@ CLI::Option* add_scheme(CLI::App& app, std::string& scheme, const std::string& w
 CLI::Option* add_schemes(CLI::App& app, std::vector<std::string>& schemes, const std::string& what);
 /// --lmc L (0-7).
 CLI::Option* add_lmc(CLI::App& app, int& lmc, const std::string& what);
+/// --pathbits-users some|all (route/routing.h PathBitsUsers), default some.
+CLI::Option* add_path_bits_users(CLI::App& app, PathBitsUsers& users);
 /// Refuses a negative number (CLI11 would wrap it into an unsigned option).
 extern const CLI::Validator kNonNegative;
 /// A whole number in low..high; the error reads "--jobs: 0 is not in 1..4096".

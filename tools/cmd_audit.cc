@@ -32,6 +32,7 @@
 #include "audit/mcfdbs_parse.h"
 #include "audit/sl2vl_file.h"
 #include "audit/sl_file.h"
+#include "audit/worst_case.h"
 #include "audit_tables.h"
 #include "cli_common.h"
 #include "commands.h"
@@ -127,6 +128,7 @@ Result<AuditedSet> audit_set(const Fabric& fabric, const Detection& detection, c
   if (mcast) audit.multicast = check_multicast(fabric, *mcast);
   progress.stage("correctness done; computing the worst-case contention");
   audit.contention = worst_case_contention(input);
+  if (set.lids.lmc > 0) audit.consumers = consumer_figures(input, set.offsets);
   progress.stage("contention done");
   LoadPlan plan({fabric, set.lids, set.lfts, set.offsets});
   for (const PatternSpec& pattern : patterns) {

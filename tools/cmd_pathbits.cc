@@ -1,5 +1,8 @@
-// `ftclos pathbits TOPO [--scheme NAME] [--lmc L | --guid2lid FILE]`: the path bits a scheme
-// gives every CA port, one `0x<port GUID> <bits>` line each, on stdout.
+// `ftclos pathbits TOPO [--scheme NAME] [--lmc L | --guid2lid FILE]
+// [--pathbits-users some|all] [--port GUID | --host NAME] [--env]`: the path
+// bits a scheme gives every CA port, one `0x<port GUID> <bits>` line each,
+// on stdout; with --port or --host one CA's alone, with --env as the line a
+// job exports (UCX_IB_LID_PATH_BITS=<bits>).
 #include <fmt/format.h>
 
 #include <cstdio>
@@ -21,6 +24,9 @@ struct PathBitsOptions {
   int lmc = -1;  // -1: the topology file's
   HintFiles hint_files;
   std::string guid2lid;  // empty: LIDs of the file, or ftclos's own
+  PathBitsUsers path_bits_users = PathBitsUsers::kSome;
+  std::string ca;        // --port GUID or --host NAME; empty: every CA
+  bool env = false;
 };
 
 // Returns the exit code.
@@ -31,13 +37,21 @@ int run(const PathBitsOptions& options) {
   if (!hints.ok()) return bad_input("pathbits", hints.status());
   Result<LidMap> lids = routing_lids(*fabric, options.guid2lid, options.lmc, "pathbits");
   if (!lids.ok()) return bad_input("pathbits", lids.status());
+  if (options.env && options.ca.empty())
+    return bad_input("pathbits", Status::Error("--env prints one CA's line: give --port GUID or --host NAME"));
+  Result<int> ca = options.ca.empty() ? Result<int>(-1) : find_ca(*fabric, options.ca);
+  if (!ca.ok()) return bad_input("pathbits", ca.status());
   bool bad_input = false;
-  Result<RoutedFabric> routed = route_fabric(*fabric, options.scheme, std::move(*lids), *hints, &bad_input);
+  Result<RoutedFabric> routed = route_fabric(*fabric, options.scheme, std::move(*lids), *hints, &bad_input,
+                                             {.path_bits_users = options.path_bits_users});
   if (!routed.ok()) {
     fmt::print(stderr, "ftclos pathbits: {}\n", routed.status().message());
     return bad_input ? 2 : 1;
   }
-  fmt::print("{}", write_path_bits(*fabric, routed->routing));
+  if (*ca < 0)
+    fmt::print("{}", write_path_bits(*fabric, routed->routing));
+  else
+    fmt::print("{}{}\n", options.env ? "UCX_IB_LID_PATH_BITS=" : "", routed->routing.path_bits[*ca]);
   return 0;
 }
 
@@ -51,6 +65,12 @@ void add_pathbits(CLI::App& app) {
   CLI::Option* lmc = add_lmc(*sub, options->lmc, "LMC the subnet runs with (default: the topology file's, else 0)");
   add_guid2lid(*sub, options->guid2lid, lmc);
   add_host_hints(*sub, options->hint_files);
+  add_path_bits_users(*sub, options->path_bits_users);
+  CLI::Option* port = sub->add_option("--port", options->ca, "Print only the bits of the CA with this port GUID");
+  CLI::Option* host = sub->add_option("--host", options->ca, "Print only the bits of the CA with this node name");
+  port->excludes(host);
+  sub->add_flag("--env", options->env,
+                "With --port or --host: print UCX_IB_LID_PATH_BITS=<bits>, the line a job exports");
   sub->callback([options] { set_exit_code(run(*options)); });
 }
 

@@ -36,6 +36,7 @@ struct RouteOptions {
   std::string file;
   std::string scheme;
   int lmc = -1;  // -1: the topology file's
+  PathBitsUsers path_bits_users = PathBitsUsers::kSome;
   std::string output = "-";  // '-': stdout
   std::string path_bits;  // empty: not written
   std::string sl_file;    // empty: not written
@@ -81,6 +82,7 @@ SweepOptions sweep_options(const RouteOptions& options) {
   out.scheme = options.scheme;
   out.data_vls = with_sls || options.scheme != "auto" ? options.data_vls : 1;
   out.polish = options.polish;
+  out.path_bits_users = options.path_bits_users;
   out.allow_unreachable = true;
   out.keep_tables = !options.rebalance;
   out.trade_off_audit = true;
@@ -207,6 +209,7 @@ void add_route(CLI::App& app) {
   add_topology(*sub, options->file);
   add_scheme(*sub, options->scheme, "Routing scheme");
   add_lmc(*sub, options->lmc, "LMC the subnet runs with (default: the topology file's, else 0)");
+  add_path_bits_users(*sub, options->path_bits_users);
   add_host_hints(*sub, options->hint_files);
   sub->add_option("-o,--output", options->output, "Dump file to write ('-', the default: stdout)");
   sub->add_option("--pathbits", options->path_bits, "Also write every CA's path bits to this file");

@@ -59,6 +59,10 @@ Result<EngineOptions> parse_engine_options(std::string_view text) {
     } else if (key == "polish") {
       if (value != "on" && value != "off") return Status::Error(fmt::format("polish={}: expected on or off", value));
       options.polish = value == "on";
+    } else if (key == "pathbits_users") {
+      if (value != "some" && value != "all")
+        return Status::Error(fmt::format("pathbits_users={}: expected some or all", value));
+      options.path_bits_users = value == "all" ? PathBitsUsers::kAll : PathBitsUsers::kSome;
     } else if (key == "jobs") {
       int jobs = 0;
       const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), jobs);
@@ -73,7 +77,7 @@ Result<EngineOptions> parse_engine_options(std::string_view text) {
       options.hint_files.root_guid_file = value;
     } else {
       return Status::Error(fmt::format("unknown option \"{}\" (known: scheme, pathbits_file, lmc_shortfall, "
-                                       "unreachable, keep_tables, trade_off_audit, polish, jobs, cn_guid_file, io_guid_file, "
+                                       "unreachable, keep_tables, trade_off_audit, polish, pathbits_users, jobs, cn_guid_file, io_guid_file, "
                                        "root_guid_file)",
                                        key));
     }

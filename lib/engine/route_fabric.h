@@ -30,6 +30,7 @@ struct RouteHooks {
   const WorstCaseMeasure* worst_case = nullptr;  // auto weighs challengers by it
   int data_vls = kDefaultDataVls;                // the VLs the ports offer (layered's budget)
   bool polish = true;                            // RoutingInput::polish
+  PathBitsUsers path_bits_users = PathBitsUsers::kSome;  // RoutingInput::path_bits_users
 };
 
 /// The same on given LIDs (those of previous tables, or OpenSM's).

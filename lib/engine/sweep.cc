@@ -98,7 +98,8 @@ class SweepRun {
       return worst;
     };
     Result<Routing> routing = (*scheme)->route(
-        {in_.fabric, sweep().detection, in_.lids, &strands, &worst_case, options_.data_vls, options_.polish});
+        {in_.fabric, sweep().detection, in_.lids, &strands, &worst_case, options_.data_vls, options_.polish,
+         options_.path_bits_users});
     sweep().route_ms = ms_since(start) - auto_check_ms;
     sweep().check_ms += auto_check_ms;
     if (!routing.ok()) {
@@ -211,14 +212,24 @@ class SweepRun {
     const Routing& routing = s.routing;
     return fmt::format(
         "{}{}; scheme {}{}{}; LMC {} ({} needed); {} CA routes, {} undelivered, {} credit loops; {} switch routes "
-        "(PMA), {} undelivered; {} entries re-routed around failures; {}; {:.1f} ms ({:.1f} recognition, {:.1f} "
+        "(PMA), {} undelivered; {}{} entries re-routed around failures; {}; {:.1f} ms ({:.1f} recognition, {:.1f} "
         "routing, {:.1f} checking; {} threads)",
         family_summary(s.detection),
         s.detection.degraded() ? fmt::format(": {} deviations", s.detection.deviations().size()) : "",
         options_.scheme, routing.chosen.empty() ? "" : fmt::format(" chose {}", routing.chosen), vls(routing),
         in_.lids.lmc, routing.lmc_needed, s.check.pairs, s.check.unreachable + s.check.loops, s.check.credit_loops,
-        s.check.switch_pairs, s.check.switch_unreachable, routing.rerouted, churn(), total_ms, s.recognize_ms,
+        s.check.switch_pairs, s.check.switch_unreachable, by_consumer(), routing.rerouted, churn(), total_ms, s.recognize_ms,
         s.route_ms, s.check_ms, options_.threads);
+  }
+
+  // At LMC > 0, the worst case of hosts on offset 0 (the SA's first
+  // PathRecord: rdmacm, default UCX and MPI) and on their path bits.
+  std::string by_consumer() const {
+    if (in_.lids.lmc == 0) return "";
+    const Sweep& s = out_.sweep;
+    return fmt::format("worst case offset 0 {:g}, path bits {:g}; ",
+                       offset_zero_worst_case(in_.fabric, s.detection.levels, in_.lids, s.routing),
+                       routing_worst_case(in_.fabric, s.detection.levels, in_.lids, s.routing));
   }
 
   // The VLs the routing's SLs take (SL k on VL k), where it uses more than one.

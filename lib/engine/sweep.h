@@ -51,6 +51,7 @@ struct SweepOptions {
   std::string scheme = "auto";
   int data_vls = kDefaultDataVls;  // the VLs the ports offer: the SLs a scheme may use
   bool polish = true;              // RoutingInput::polish
+  PathBitsUsers path_bits_users = PathBitsUsers::kSome;  // RoutingInput::path_bits_users
   bool refuse_low_lmc = false;     // fail when the LMC is below the scheme's lmc_needed
   bool allow_unreachable = false;  // undelivered CA routes fail the sweep unless allowed
   bool keep_tables = true;         // with previous tables: keep their valid entries when the result is sound

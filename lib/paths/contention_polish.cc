@@ -507,7 +507,7 @@ class Polisher {
 PolishOutcome polish_contention(const RoutingInput& input, const UpDownReach& reach, Routing& routing,
                                 const PolishLimits& limits) {
   PolishOutcome outcome;
-  if (!input.polish || input.lids.lmc != 0) return outcome;
+  if (!input.polish) return outcome;
   long cas = 0;
   for (int n = 0; n < input.fabric.size(); ++n) cas += !input.fabric.node(n).is_switch();
   if (cas > limits.max_cas) return outcome;

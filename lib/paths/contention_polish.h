@@ -1,6 +1,9 @@
 // A local search after a destination-based router (updown; dmodk where
-// attached hosts or damage leave the labels) on small fabrics at LMC 0: it
-// lowers the worst-case contention the audit measures (per channel the
+// attached hosts or damage leave the labels) on small fabrics: it lowers
+// the worst-case contention of offset 0 the audit measures (at LMC > 0 the
+// base LIDs: what every source of these destination-based schemes, path
+// bits 0, and every host that takes the SA's first PathRecord sends to;
+// the other offsets stay as routed) (per channel the
 // maximum bipartite matching of the (source, destination) pairs routed over
 // it, core/bipartite_matching.h; Yuan et al. §IV) by moving LFT entries that
 // feed the channels at the worst case to other ports.
@@ -43,8 +46,8 @@ struct PolishLimits {
 };
 
 struct PolishOutcome {
-  bool ran = false;     // false: turned off, LMC > 0 (sources pick LIDs by path bits) or past max_cas
-  long before = 0;      // worst-case contention of the tables handed in (LMC 0, offset 0)
+  bool ran = false;     // false: turned off or past max_cas
+  long before = 0;      // worst-case contention of the tables handed in (offset 0)
   long after = 0;       // and of the tables handed back
   int moves = 0;        // entries changed
   long work = 0;        // spent, as max_work counts it

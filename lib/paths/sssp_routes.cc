@@ -72,21 +72,27 @@ class SsspRouter {
     for (int x : switches_) routing.lfts.port[x].assign(in_.lids.max_lid + 1, kNoPath);
     // Targets in the order of their lowest LID, each target's LIDs in LID
     // order, as the load builds up: the same tables whatever order the
-    // nodes come in (OpenSM's GUID order, a file's), one search per target.
+    // nodes come in (OpenSM's GUID order, a file's), one search per target
+    // and round. Offset 0 of every target first, balanced as at LMC 0
+    // (every host that does not know its path bits sends there), then the
+    // further offsets on top, a target's together so they spread.
     const std::vector<Exit> exits = exits_by_lid(in_.fabric, in_.lids);
-    std::vector<std::vector<int>> lids_at(switches_.size());
+    std::vector<std::vector<std::vector<int>>> lids_at(2, std::vector<std::vector<int>>(switches_.size()));
     std::vector<int> targets;
     for (size_t lid = 1; lid < exits.size(); ++lid) {
       if (exits[lid].target < 0) continue;
       const int t = index_[exits[lid].target];
-      if (lids_at[t].empty()) targets.push_back(t);
-      lids_at[t].push_back(static_cast<int>(lid));
+      std::vector<std::vector<int>>& round = lids_at[in_.lids.offset_of(static_cast<int>(lid)) > 0];
+      if (std::ranges::all_of(lids_at, [t](const auto& r) { return r[t].empty(); })) targets.push_back(t);
+      round[t].push_back(static_cast<int>(lid));
     }
-    for (int t : targets) {
-      breadth_first_from(t);
-      legal_ready_ = false;
-      for (int lid : lids_at[t]) route_lid(lid, exits[lid], routing.lfts, fits);
-    }
+    for (const std::vector<std::vector<int>>& round : lids_at)
+      for (int t : targets) {
+        if (round[t].empty()) continue;
+        breadth_first_from(t);
+        legal_ready_ = false;
+        for (int lid : round[t]) route_lid(lid, exits[lid], routing.lfts, fits);
+      }
     if (unoffered_ > 0)
       routing.notes.push_back(fmt::format("the last {} CA LIDs, after {} in a row whose shortest-path trees were "
                                           "declined, took up*/down* trees without being offered any",

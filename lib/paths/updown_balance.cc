@@ -574,32 +574,35 @@ void balance_by_destination(const RoutingInput& input, const UpDownReach& reach,
   lfts.port.assign(fabric.size(), {});
   for (int x = 0; x < fabric.size(); ++x)
     if (fabric.node(x).is_switch()) lfts.port[x].assign(input.lids.max_lid + 1, kNoPath);
-  // CA LIDs first, by target and port (a leaf's hosts spread over its
-  // parents in turn), then switch LIDs, which carry management traffic only.
+  // CA LIDs first, offset 0 on its own (balanced as at LMC 0: every host
+  // that does not know its path bits sends there), then the further offsets
+  // on top (a target's together, so they spread over distinct paths), each
+  // by target and port (a leaf's hosts spread over its parents in turn),
+  // then switch LIDs, which carry management traffic only.
   // May-detour is the same for every LID of one group (updown_reach.h).
   Balancer balancer(input, reach, lfts);
-  std::vector<std::tuple<bool, int, Dest>> order;
+  std::vector<std::tuple<bool, bool, int, Dest>> order;
   for (int lid = 1; lid <= input.lids.max_lid; ++lid) {
     const int owner = input.lids.owner[lid];
     if (owner < 0) continue;
     const Exit exit = exit_of(fabric, owner);
     if (exit.target < 0 || balancer.index_of(exit.target) < 0) continue;
-    order.emplace_back(exit.port == 0, balancer.index_of(exit.target),
+    order.emplace_back(exit.port == 0, input.lids.offset_of(lid) > 0, balancer.index_of(exit.target),
                        Dest{lid, static_cast<uint8_t>(exit.port), reach.may_detour(exit)});
   }
   std::ranges::stable_sort(order, {}, [](const auto& o) {
-    return std::tuple(std::get<0>(o), std::get<1>(o), std::get<2>(o).port);
+    return std::tuple(std::get<0>(o), std::get<1>(o), std::get<2>(o), std::get<3>(o).port);
   });
   std::vector<Dest> group;
   for (size_t k = 0; k < order.size(); ++k) {
-    group.push_back(std::get<2>(order[k]));
+    group.push_back(std::get<3>(order[k]));
     if (k + 1 < order.size() && std::get<0>(order[k + 1]) == std::get<0>(order[k]) &&
-        std::get<1>(order[k + 1]) == std::get<1>(order[k]))
+        std::get<1>(order[k + 1]) == std::get<1>(order[k]) && std::get<2>(order[k + 1]) == std::get<2>(order[k]))
       continue;
     if (std::get<0>(order[k]))
-      balancer.route_switch_lids(std::get<1>(order[k]), group);
+      balancer.route_switch_lids(std::get<2>(order[k]), group);
     else
-      balancer.route_target(std::get<1>(order[k]), group);
+      balancer.route_target(std::get<2>(order[k]), group);
     group.clear();
   }
   balancer.flush();

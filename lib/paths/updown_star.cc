@@ -53,15 +53,20 @@ class StarRouter {
     const LidMap& lids = in_.lids;
     routing.lfts.port.resize(in_.fabric.size());
     for (int x : switches_) routing.lfts.port[x].assign(lids.max_lid + 1, kNoPath);
+    // Offset 0 of every target first, balanced as at LMC 0 (every host that
+    // does not know its path bits sends there), then the further offsets,
+    // a target's together so they spread.
     const std::vector<Exit> exits = exits_by_lid(in_.fabric, lids);
-    std::vector<std::vector<int>> lids_at(switches_.size());
+    std::vector<std::vector<std::vector<int>>> lids_at(2, std::vector<std::vector<int>>(switches_.size()));
     for (size_t lid = 1; lid < exits.size(); ++lid)
-      if (exits[lid].target >= 0 && index_[exits[lid].target] >= 0) lids_at[index_[exits[lid].target]].push_back(lid);
-    for (size_t t = 0; t < switches_.size(); ++t) {
-      if (lids_at[t].empty()) continue;
-      distances_to(static_cast<int>(t));
-      for (int lid : lids_at[t]) route_lid(lid, exits[lid], routing.lfts);
-    }
+      if (exits[lid].target >= 0 && index_[exits[lid].target] >= 0)
+        lids_at[lids.offset_of(static_cast<int>(lid)) > 0][index_[exits[lid].target]].push_back(lid);
+    for (const std::vector<std::vector<int>>& round : lids_at)
+      for (size_t t = 0; t < switches_.size(); ++t) {
+        if (round[t].empty()) continue;
+        distances_to(static_cast<int>(t));
+        for (int lid : round[t]) route_lid(lid, exits[lid], routing.lfts);
+      }
     routing.notes.push_back(fmt::format("up*/down* from {} root{}: {}", star_.roots.size(),
                                         star_.roots.size() == 1 ? "" : "s", star_.why));
     if (detoured_ > 0)

@@ -80,6 +80,12 @@ std::string audit_fabric_line(const Fabric& fabric, const Detection& detection) 
                      fabric.count(NodeType::kSwitch));
 }
 
+std::string consumers_line(const ConsumerFigures& figures) {
+  return fmt::format("offset 0 {:g}, path bits {}, all offsets {:g}", figures.offset0,
+                     figures.path_bits ? fmt::format("{:g}", *figures.path_bits) : "unknown (--pathbits)",
+                     figures.all_offsets);
+}
+
 std::string audit_summary(const Fabric& fabric, const Detection& detection, const AuditedSet& tables) {
   const AuditedSet& audit = tables;
   const Correctness& correctness = audit.correctness;
@@ -111,6 +117,10 @@ std::string audit_summary(const Fabric& fabric, const Detection& detection, cons
     for (const std::string& example : m->examples) fmt::format_to(out, "  e.g. {}\n", example);
   }
   fmt::format_to(out, "worst-case contention: {:g}{}\n", contention.worst_case, contention.exact ? "" : " (a bound)");
+  if (audit.consumers)
+    fmt::format_to(out, "worst case by consumer: {} (offset 0: the SA's first PathRecord, rdmacm, default UCX and MPI; "
+                   "path bits: UCX_IB_LID_PATH_BITS from the path-bits file; all offsets: multipath)\n",
+                   consumers_line(*audit.consumers));
   if (!contention.links.empty()) {
     const Node& sw = fabric.node(contention.worst_link.node);
     fmt::format_to(out, "worst link: \"{}\" port {} ({})\n", sw.display_name(), contention.worst_link.port, format_guid(sw.guid));
@@ -176,6 +186,14 @@ nlohmann::json fabric_json(const std::string& topology, const Detection& detecti
   return {{"topology", topology}, {"family", family_summary(detection)}, {"full_fat_tree", optu_is_baseload(detection)}};
 }
 
+// null at LMC 0, where every consumer sends to the one LID.
+nlohmann::json consumers_json(const std::optional<ConsumerFigures>& figures) {
+  if (!figures) return nullptr;
+  return {{"offset0", figures->offset0},
+          {"path_bits", figures->path_bits ? nlohmann::json(*figures->path_bits) : nlohmann::json(nullptr)},
+          {"all_offsets", figures->all_offsets}};
+}
+
 // The primary set in full.
 nlohmann::json primary_json(const Fabric& fabric, const Detection& detection, const std::string& topology,
                             const AuditedSet& tables) {
@@ -204,6 +222,7 @@ nlohmann::json primary_json(const Fabric& fabric, const Detection& detection, co
       {"non_minimal", correctness.non_minimal},
       {"examples", correctness.examples},
       {"worst_case_contention", contention.worst_case},
+      {"worst_case_by_consumer", consumers_json(tables.consumers)},
       {"exact", contention.exact},
       {"nonblocking", nonblocking(contention)},
       {"notes", contention.notes},
@@ -267,6 +286,7 @@ std::string audit_page(const Fabric& fabric, const Detection& detection, const s
   data.title = title;
   if (has_primary) {
     data.tables = tables_line(primary);
+    if (primary.consumers) data.consumers = consumers_line(*primary.consumers);
     data.warnings = primary.warnings;
     if (optu_is_baseload(detection)) data.oblivious_ratio = primary.contention.worst_case;
   } else {

@@ -12,6 +12,7 @@
 
 #include "audit/audit.h"
 #include "audit/mcast_check.h"
+#include "audit/worst_case.h"
 #include "core/fabric.h"
 #include "detect/detect.h"
 #include "report/compare.h"
@@ -30,9 +31,13 @@ struct AuditedSet {
   std::vector<std::string> warnings;
   Correctness correctness;
   Contention contention;
+  std::optional<ConsumerFigures> consumers;  // LMC > 0 only
   std::optional<McastCheck> multicast;  // when multicast tables were given (their credit loops are in correctness)
   std::vector<PatternStats> patterns;  // the same patterns in the same order for every set
 };
+
+/// "offset 0 X, path bits Y, all offsets Z": the three consumers' worst cases.
+std::string consumers_line(const ConsumerFigures& figures);
 
 /// "fabric: FAMILY; N CAs, M switches\n".
 std::string audit_fabric_line(const Fabric& fabric, const Detection& detection);

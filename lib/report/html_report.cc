@@ -143,6 +143,7 @@ void write_cards(Out out, const AuditReportData& data) {
              c.loops || c.credit_loops ? "bad" : "good");
   write_card(out, "worst-case contention", number(data.worst_case) + (data.exact ? "" : " (bound)"),
              data.worst_case <= 1 + 1e-9 ? "good" : "warn");
+  if (!data.consumers.empty()) write_card(out, "worst case by consumer", data.consumers, "");
   fmt::format_to(out, "</div>\n");
 }
 

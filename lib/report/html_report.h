@@ -46,6 +46,7 @@ struct PatternRow {
 struct AuditReportData {
   std::string title;                  // what was audited, e.g. the topology file
   std::string tables;                 // where the LFTs came from, LMC, offsets
+  std::string consumers;              // LMC > 0: consumers_line (report/audit_report.h); empty otherwise
   std::vector<std::string> warnings;  // about the tables
   // Fabric summary.
   std::vector<ReportFamily> families;  // most specific first; empty when unknown

@@ -72,7 +72,7 @@ struct WorstCase {
 };
 
 Result<WorstCase> lft_worst_case(const Ft& ft, const std::string& scheme, LidSpace space) {
-  Result<SchemeTables> tables = route_scheme(ft.fabric, ft.detection, scheme, -1, space);
+  Result<SchemeTables> tables = route_scheme(ft.fabric, ft.detection, scheme, -1, space, nullptr, PathBitsUsers::kAll);
   if (!tables.ok()) return tables.status();
   const AuditInput audit{ft.fabric, ft.detection.levels, tables->lids, tables->routing.lfts, tables->offsets, {}, {}};
   const Contention contention = worst_case_contention(audit);
@@ -136,9 +136,11 @@ Status regular_table(ExperimentReport& report, int m, int n, const std::vector<R
                      const std::string& title, uint64_t seed) {
   Result<Ft> ft = make_ft(m, n);
   if (!ft.ok()) return ft.status();
-  Result<SchemeTables> mlid = route_scheme(ft->fabric, ft->detection, "mlid", -1, LidSpace::kAnalysis);
+  Result<SchemeTables> mlid =
+      route_scheme(ft->fabric, ft->detection, "mlid", -1, LidSpace::kAnalysis, nullptr, PathBitsUsers::kAll);
   if (!mlid.ok()) return mlid.status();
-  Result<SchemeTables> osrm = route_scheme(ft->fabric, ft->detection, "osrm", -1);
+  Result<SchemeTables> osrm =
+      route_scheme(ft->fabric, ft->detection, "osrm", -1, LidSpace::kUnicast, nullptr, PathBitsUsers::kAll);
   if (!osrm.ok()) return osrm.status();
   const std::string ours_osrm = paper_name("osrm", n);
   ExperimentTable table{title,
@@ -179,9 +181,11 @@ struct SizeSweep {
 
 Result<SizeSweep> sweep(const Ft& ft, const std::vector<int>& sizes, const std::function<std::string(int)>& pattern_of,
                         uint64_t seed, ExperimentTable& table) {
-  Result<SchemeTables> mlid = route_scheme(ft.fabric, ft.detection, "mlid", -1, LidSpace::kAnalysis);
+  Result<SchemeTables> mlid =
+      route_scheme(ft.fabric, ft.detection, "mlid", -1, LidSpace::kAnalysis, nullptr, PathBitsUsers::kAll);
   if (!mlid.ok()) return mlid.status();
-  Result<SchemeTables> osrm = route_scheme(ft.fabric, ft.detection, "osrm", -1);
+  Result<SchemeTables> osrm =
+      route_scheme(ft.fabric, ft.detection, "osrm", -1, LidSpace::kUnicast, nullptr, PathBitsUsers::kAll);
   if (!osrm.ok()) return osrm.status();
   note_lid_space(ft.name + " MLID", *mlid, table);
   SizeSweep out{sizes, {}, {}};

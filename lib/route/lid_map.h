@@ -20,6 +20,13 @@ struct LidMap {
   int max_lid = 0;
 
   int lids_per_ca() const { return 1 << lmc; }
+  /// Where `lid` lies in its owner's range (0 for a switch's, a base LID or
+  /// an unowned LID): schemes route offset 0 on its own first, since every
+  /// host that does not know its path bits sends there.
+  int offset_of(int lid) const {
+    const int node = lid < static_cast<int>(owner.size()) ? owner[lid] : -1;
+    return node < 0 ? 0 : lid - base[node];
+  }
 };
 
 /// Where LIDs may go. kAnalysis lifts the unicast limit for studying a

@@ -54,6 +54,14 @@ using WorstCaseMeasure = std::function<double(const RoutingInput& input, const R
 /// ibsim's ports and most HCAs and switches report.
 inline constexpr int kDefaultDataVls = 8;
 
+/// Who sends on their path bits. A host that does not know its p(s) sends
+/// to base(d) + 0: the SA's first PathRecord for a pair is always the base
+/// LIDs, and rdmacm, default UCX and MPI take it.
+enum class PathBitsUsers : uint8_t {
+  kSome,  // some hosts take offset 0: the source-class schemes keep it for D-mod-k, their classes on the other offsets
+  kAll,   // every host exports its path bits (route --pathbits-users all, plugin pathbits_users=all)
+};
+
 struct RoutingInput {
   const Fabric& fabric;
   const Detection& detection;
@@ -62,6 +70,7 @@ struct RoutingInput {
   const WorstCaseMeasure* worst_case = nullptr;  // auto tries challengers (SchemeEntry::auto_challenges) only with it
   int data_vls = kDefaultDataVls;                // VLs every port that carries traffic offers: the SLs a scheme may use
   bool polish = true;                            // the contention polish after updown and degraded dmodk (paths/contention_polish.h)
+  PathBitsUsers path_bits_users = PathBitsUsers::kSome;
 };
 
 class Scheme {
@@ -72,8 +81,9 @@ class Scheme {
   /// routing): OK, or why not. route() fails with the same reason.
   virtual Status applies(const Detection& detection) const = 0;
   /// The LMC the scheme's full guarantee needs on this fabric, where it
-  /// applies; known before routing, and what route() reports.
-  virtual int lmc_needed(const Detection& /*detection*/) const { return 0; }
+  /// applies, for these path-bits users; known before routing, and what
+  /// route() reports.
+  virtual int lmc_needed(const Detection& /*detection*/, PathBitsUsers /*users*/) const { return 0; }
   /// The scheme's tables (route_tables), then every switch's own traffic
   /// completed (schemes/switch_traffic.h): every switch reaches every LID and
   /// every CA every switch LID wherever cables allow, with no CA-to-CA route

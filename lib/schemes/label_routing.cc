@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/workers.h"
+#include "paths/contention_polish.h"
 #include "paths/detour_layers.h"
 #include "paths/updown_reach.h"
 
@@ -156,13 +157,31 @@ Status require_tree_labels(const Detection& detection, std::string_view scheme) 
 
 int up_slots(const XgftShape& shape, int level) { return shape.w[level] * shape.p[level]; }
 
+long dmodk_up_slot(const XgftLabels& labels, int level, const std::vector<int>& dest, int offset) {
+  const XgftShape& s = labels.shape;
+  long below = 1;  // w_1 ... w_l
+  for (int l = 1; l <= level; ++l) below *= s.w[l - 1];
+  return (labels.code(0, dest) + offset) / below % up_slots(s, level);
+}
+
+int class_lids(const RoutingInput& input) {
+  const int lids = input.lids.lids_per_ca();
+  return input.path_bits_users == PathBitsUsers::kAll || lids == 1 ? lids : lids - 1;
+}
+
+int lmc_for_classes(long classes, PathBitsUsers users) {
+  return classes <= 1 ? 0 : ceil_log2(users == PathBitsUsers::kAll ? classes : classes + 1);
+}
+
 int ceil_log2(long n) {
   int bits = 0;
   while ((1L << bits) < n) ++bits;
   return bits;
 }
 
-Routing route_by_labels(const RoutingInput& in, const LabelRule& rule) {
+namespace {
+
+Routing route_by_rule(const RoutingInput& in, const LabelRule& rule) {
   const XgftLabels& labels = *in.detection.xgft;
   const XgftShape& s = labels.shape;
   const LidMap& lids = in.lids;
@@ -269,6 +288,35 @@ Routing route_by_labels(const RoutingInput& in, const LabelRule& rule) {
   if (unlabeled > 0)
     out.notes.push_back(
         fmt::format("{} nodes have no fat-tree label; their LIDs follow up/down reachability only", unlabeled));
+  return out;
+}
+
+// The rule with offset 0 taken by D-mod-k, class c moved to c + 1
+// (route_by_labels in the header).
+LabelRule with_dmodk_base(const XgftLabels& labels, const LabelRule& rule) {
+  LabelRule out;
+  out.classes = rule.classes + 1;
+  out.class_of = [class_of = rule.class_of](const std::vector<int>& source) { return class_of(source) + 1; };
+  out.up_slot = [&labels, up_slot = rule.up_slot](int level, int c, const std::vector<int>& dest) {
+    return c == 0 ? dmodk_up_slot(labels, level, dest, 0) : up_slot(level, c - 1, dest);
+  };
+  return out;
+}
+
+}  // namespace
+
+Routing route_by_labels(const RoutingInput& in, const LabelRule& given) {
+  const bool dmodk_base = given.classes > 1 && in.path_bits_users == PathBitsUsers::kSome;
+  const LabelRule rule = dmodk_base ? with_dmodk_base(*in.detection.xgft, given) : given;
+  Routing out = route_by_rule(in, rule);
+  // Offset 0 carries every host that does not know its path bits: polished
+  // for them, as dmodk is, where damage or attached hosts left the labels.
+  if (in.path_bits_users == PathBitsUsers::kSome &&
+      (in.detection.degraded() || !in.detection.levels.io_hosts.empty())) {
+    const UpDownReach reach(in.fabric, in.detection.levels);
+    if (std::string note = polish_note(polish_contention(in, reach, out)); !note.empty())
+      out.notes.push_back("offset 0: " + note);
+  }
   return out;
 }
 

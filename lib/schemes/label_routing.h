@@ -29,7 +29,30 @@ struct LabelRule {
 /// up slot one level lower uses), otherwise up by the rule. Switch LIDs go
 /// up/down. On a degraded fabric, entries the missing cables and switches
 /// break move to up/down ports that still deliver (Routing::rerouted).
+///
+/// Offset 0 of a source-class rule (classes > 1) where some hosts do not
+/// know their path bits (PathBitsUsers::kSome): those hosts all send to
+/// base(d) + 0, so whichever class held offset 0 would carry every source
+/// at once; a class rule routes its class's few sources, not all (OSRM3's
+/// class picks the leaf's parent by the source alone: all on one parent,
+/// worst case 16 on FT(8,3) against D-mod-k's 7). So offset 0 routes by
+/// D-mod-k (dmodk_up_slot) and class c takes offset c + 1: p(s) = class +
+/// 1, and the scheme's classes fit class_lids(), one LID fewer. With kSome,
+/// offset 0 is polished (route/contention_polish.h) where the fabric is
+/// degraded or has attached hosts, as dmodk is.
 Routing route_by_labels(const RoutingInput& input, const LabelRule& rule);
+
+/// D-mod-k's up slot (route/scheme_dmodk.cc) of a level-l switch toward
+/// `dest` on LID offset o: (index of dest + o) / (w_1 ... w_l) mod w_{l+1} p_{l+1}.
+long dmodk_up_slot(const XgftLabels& labels, int level, const std::vector<int>& dest, int offset);
+
+/// The LIDs of a CA's range a source-class rule may give its classes: all
+/// of them with PathBitsUsers::kAll, all but offset 0 otherwise (above).
+int class_lids(const RoutingInput& input);
+
+/// The LMC `classes` source classes need for these users (one LID more
+/// with kSome: offset 0 is D-mod-k's).
+int lmc_for_classes(long classes, PathBitsUsers users);
 
 /// Source classes made of a source's digits at levels 1..h-1, lowest level
 /// first: level l contributes values[l] values, as far as 2^lmc LIDs reach;

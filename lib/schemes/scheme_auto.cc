@@ -9,8 +9,11 @@
 // auto_challenges: layered against the up*/down* floor) is routed too and
 // replaces it where its worst-case contention is lower: no estimate from the
 // detection ranks them (both route any fabric, the figures differ by fabric),
-// so both are measured, with the caller's RoutingInput::worst_case. The notes
-// say what it chose and why it passed over the others.
+// so both are measured, with the caller's RoutingInput::worst_case. A choice
+// that needs LMC > 0 (a source-class scheme) is weighed the same way against
+// the first scheme that needs none (LMC may help, never hurt: on a degraded
+// FT(8,3) OSRM3's path bits meet 9 where updown meets 8), with the same
+// measure. The notes say what it chose and why it passed over the others.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -81,6 +84,36 @@ void challenge(const RoutingInput& input, std::pair<Routing, const SchemeEntry*>
   }
 }
 
+// Where auto chose a scheme that needs LMC > 0 and the caller gave the
+// measure, the first scheme that needs none routes too, and its tables
+// replace the choice where its worst case (path bits 0) is lower.
+void weigh_against_single_path(const RoutingInput& input, std::pair<Routing, const SchemeEntry*>& held,
+                               std::vector<std::string>& passed_over) {
+  if (!input.worst_case || held.first.lmc_needed == 0) return;
+  for (const SchemeEntry* candidate : candidates_in_order()) {
+    if (candidate->auto_skips && candidate->auto_skips(input.detection)) continue;
+    const std::unique_ptr<Scheme> scheme = candidate->make();
+    if (!scheme->applies(input.detection).ok() || scheme->lmc_needed(input.detection, input.path_bits_users) > 0)
+      continue;
+    Result<Routing> rival = scheme->route(input);
+    if (!rival.ok() || (input.strands && !(*input.strands)(input, *rival).empty())) continue;
+    if (input.strands) {
+      held.first.checked = false;  // the caller keeps its last check's result
+      rival->checked = true;
+    }
+    const double held_worst = (*input.worst_case)(input, held.first), rival_worst = (*input.worst_case)(input, *rival);
+    if (rival_worst >= held_worst) {
+      passed_over.push_back(fmt::format("{}: worst-case contention {:g}, not below {}'s {:g} on path bits",
+                                        candidate->name, rival_worst, held.second->name, held_worst));
+      return;
+    }
+    passed_over.push_back(fmt::format("{}: worst-case contention {:g} on path bits, {}'s (LMC 0 alike) is {:g}",
+                                      held.second->name, held_worst, candidate->name, rival_worst));
+    held = {std::move(*rival), candidate};
+    return;
+  }
+}
+
 class AutoScheme : public Scheme {
  public:
   std::string_view name() const override { return "auto"; }
@@ -97,7 +130,7 @@ class AutoScheme : public Scheme {
         passed_over.push_back(fmt::format("{}: {}", scheme->name(), applies.message()));
         continue;
       }
-      if (const int needed = scheme->lmc_needed(input.detection); needed > input.lids.lmc) {
+      if (const int needed = scheme->lmc_needed(input.detection, input.path_bits_users); needed > input.lids.lmc) {
         passed_over.push_back(fmt::format("{}: needs LMC {}, LMC is {}", scheme->name(), needed, input.lids.lmc));
         continue;
       }
@@ -116,6 +149,7 @@ class AutoScheme : public Scheme {
       }
       std::pair<Routing, const SchemeEntry*> held{std::move(*routing), candidate};
       challenge(input, held, passed_over);
+      weigh_against_single_path(input, held, passed_over);
       return chosen(std::move(held.first), *held.second, passed_over);
     }
     // Every scheme that routes strands pairs: the first of them, for the

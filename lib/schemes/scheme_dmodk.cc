@@ -39,18 +39,16 @@ class DmodkScheme : public Scheme {
   Result<Routing> route_tables(const RoutingInput& input) const override {
     if (Status status = applies(input.detection); !status.ok()) return status;
     const XgftLabels& labels = *input.detection.xgft;
-    const XgftShape& s = labels.shape;
-    std::vector<long> below(s.h + 1, 1);  // below[l] = w_1 ... w_l
-    for (int l = 1; l <= s.h; ++l) below[l] = below[l - 1] * s.w[l - 1];
-    // Destination-based: the LID offset o is the only "class", routed as index d + o.
+    // Destination-based: the LID offset o is the only "class", routed as
+    // index d + o; every source sends on offset 0, D-mod-k itself, so no
+    // offset is set apart for it (PathBitsUsers::kAll).
     LabelRule rule;
     rule.classes = input.lids.lids_per_ca();
     rule.class_of = [](const std::vector<int>&) { return 0; };
-    rule.up_slot = [&labels, below](int l, int o, const std::vector<int>& dest) {
-      const XgftShape& shape = labels.shape;
-      return (labels.code(0, dest) + o) / below[l] % (shape.w[l] * shape.p[l]);
-    };
-    Routing routing = route_by_labels(input, rule);
+    rule.up_slot = [&labels](int l, int o, const std::vector<int>& dest) { return dmodk_up_slot(labels, l, dest, o); };
+    RoutingInput every_offset_its_own = input;
+    every_offset_its_own.path_bits_users = PathBitsUsers::kAll;
+    Routing routing = route_by_labels(every_offset_its_own, rule);
     // An intact tree keeps D-mod-k's closed form; where attached hosts or
     // damage left the labels, the up/down entries are polished too.
     if (input.detection.degraded() || !input.detection.levels.io_hosts.empty()) {

@@ -120,7 +120,7 @@ class MultipathScheme : public Scheme {
   }
 
   // One LID per top switch, as far as the LMC reaches.
-  int lmc_needed(const Detection& detection) const override {
+  int lmc_needed(const Detection& detection, PathBitsUsers) const override {
     const Levels& levels = detection.levels;
     return std::min(kMaxLmc, ceil_log2(std::count(levels.of.begin(), levels.of.end(), levels.height)));
   }
@@ -170,7 +170,7 @@ class MultipathScheme : public Scheme {
     layer_detours(input, ports.reach(), routing);
 
     const long tops = std::count(levels.of.begin(), levels.of.end(), levels.height);
-    routing.lmc_needed = lmc_needed(input.detection);
+    routing.lmc_needed = lmc_needed(input.detection, input.path_bits_users);
     if (lids.lmc < routing.lmc_needed)
       routing.notes.push_back(
           fmt::format("LMC {} spreads a destination over {} of the {} top switches; LMC {} uses all", lids.lmc,

@@ -43,6 +43,22 @@
 // b_2 = d.a_2, level 2 b_3 = d.a_1: D-mod-k, ratio m-1): fewer source groups
 // crowd the top channels more (FT(8,3) with 2 groups: 8 sources and
 // destinations on a channel against 7).
+//
+// Offset 0 (route/label_routing.h): hosts that do not know their path bits
+// all send there, so it routes by D-mod-k and group g takes offset g + 1:
+// OSRM3 on FT(m,3) needs m/2 + 1 LIDs (FT(8,3): LMC 3; path bits 4, offset
+// 0 7). Why no numbering of OSRM3's groups (4 sources of each sub-tree
+// each) on 2^lmc = m/2 LIDs keeps both (FT(8,3), LMC 2): one group G0 then
+// holds offset 0, and its rule is what every host on offset 0 follows. On
+// offset 0 the route depends on the destination alone, so a level-2 up
+// channel out of sub-tree i carries all 16 sources of i to the set D of
+// destinations it is chosen for: worst case min(16, |D|). The 112
+// destinations outside i share i's 16 such channels, so 7 or less needs
+// every channel used, by 7 each. On path bits, a channel some other group
+// G uses (one exists: G's sources of i reach outside i) then carries G0's 4
+// sources of i to its 7 destinations and at least one source of G to some
+// destination: a matching of 5 pairs (4 of G0's into the 6 others), not 4.
+// With PathBitsUsers::kAll no offset is set apart.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -98,7 +114,7 @@ Routing route_osrm2(const RoutingInput& in, int lmc_needed) {
   const XgftShape& s = in.detection.xgft->shape;
   const int n = s.m[0], tops = up_slots(s, 1), leaves = s.m[1];
   const Groups ideal = osrm2_groups(n, tops, leaves, n);
-  const Groups g = osrm2_groups(n, tops, leaves, in.lids.lids_per_ca());
+  const Groups g = osrm2_groups(n, tops, leaves, class_lids(in));
   LabelRule rule;
   rule.classes = g.zs;
   rule.class_of = [=](const std::vector<int>& src) { return src[0] / g.ns; };
@@ -120,7 +136,7 @@ Routing route_osrm2(const RoutingInput& in, int lmc_needed) {
 Routing route_osrm3(const RoutingInput& in, int lmc_needed) {
   const XgftShape& s = in.detection.xgft->shape;
   const int half = s.m[0];  // m/2
-  const bool grouped = in.lids.lids_per_ca() >= half;
+  const bool grouped = class_lids(in) >= half;
   const int groups = grouped ? half : 1;
   LabelRule rule;
   rule.classes = groups;
@@ -135,7 +151,7 @@ Routing route_osrm3(const RoutingInput& in, int lmc_needed) {
     routing.notes.push_back(fmt::format(
         "OSRM3 needs {} source groups (LMC {}), LMC {} gives {}: routed by destination only (D-mod-k's "
         "oblivious ratio m-1 = {}); fewer groups would crowd the top channels more",
-        half, routing.lmc_needed, in.lids.lmc, in.lids.lids_per_ca(), 2 * half - 1));
+        half, routing.lmc_needed, in.lids.lmc, class_lids(in), 2 * half - 1));
   else
     routing.notes.push_back(
         fmt::format("OSRM3 on FT({},3): group p2 of each sub-tree; channels to and from the top carry at most {} "
@@ -161,15 +177,15 @@ class OsrmScheme : public Scheme {
   }
 
   // OSRM2: one LID per source group the LIDs would allow without limit; OSRM3: m/2 groups.
-  int lmc_needed(const Detection& detection) const override {
+  int lmc_needed(const Detection& detection, PathBitsUsers users) const override {
     const XgftShape& s = detection.xgft->shape;
-    return s.h == 2 ? ceil_log2(osrm2_groups(s.m[0], up_slots(s, 1), s.m[1], s.m[0]).zs) : ceil_log2(s.m[0]);
+    return lmc_for_classes(s.h == 2 ? osrm2_groups(s.m[0], up_slots(s, 1), s.m[1], s.m[0]).zs : s.m[0], users);
   }
 
  protected:
   Result<Routing> route_tables(const RoutingInput& in) const override {
     if (Status status = applies(in.detection); !status.ok()) return status;
-    const int needed = lmc_needed(in.detection);
+    const int needed = lmc_needed(in.detection, in.path_bits_users);
     return in.detection.xgft->shape.h == 2 ? route_osrm2(in, needed) : route_osrm3(in, needed);
   }
 };

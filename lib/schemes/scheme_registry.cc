@@ -58,8 +58,8 @@ constexpr SchemeEntry kSchemes[] = {
     {.name = "nonblocking",
      .fabrics = "ftree(n+m, r) with m >= n^2 (names Theorem 2 otherwise), recursive 3-level, "
                 "PGFT (parallel cables: more top switches)",
-     .lmc = "ceil(log2 n) per level",
-     .path_bits = "local index on the leaf",
+     .lmc = "log2 of (prod n + 1): offset 0 is D-mod-k's (prod n with --pathbits-users all)",
+     .path_bits = "local index on the leaf, + 1",
      .guarantee = "nonblocking for every permutation (Yuan, Theorem 3) where each level has n^2 up slots (w p) "
                   "and only the top parallel cables",
      .auto_preference = 2,
@@ -68,16 +68,17 @@ constexpr SchemeEntry kSchemes[] = {
      .make = make_nonblocking_scheme},
     {.name = "osrm",
      .fabrics = "FT(m,2), 2-level Clos and PGFT (ratio sqrt(m/2) on FT(m,2)), FT(m,3) (ratio m/2)",
-     .lmc = "ceil(log2 groups)",
-     .path_bits = "source group",
+     .lmc = "ceil(log2 (groups + 1)): offset 0 is D-mod-k's (groups with --pathbits-users all)",
+     .path_bits = "source group + 1",
      .guarantee = "optimal oblivious single-path ratio (Yuan et al., OSRM2/OSRM3); 2-level PGFT (w2 p2 top "
                   "switches, R leaves): contention <= max(min(N_s, (R-1) N_d), min(N_d, (R-1) N_s)) for its groups",
      .auto_preference = 3,
      .make = make_osrm_scheme},
     {.name = "mlid",
      .fabrics = "FT(m,n), PGFT (parallel cables: more up slots)",
-     .lmc = "log2 of prod min(m_l, w_{l+1} p_{l+1}): (m/2)^(n-1) on FT(m,n)",
-     .path_bits = "position under the top",
+     .lmc = "log2 of (prod min(m_l, w_{l+1} p_{l+1}) + 1): (m/2)^(n-1) + 1 on FT(m,n); offset 0 is D-mod-k's "
+            "(no + 1 with --pathbits-users all)",
+     .path_bits = "position under the top, + 1",
      .guarantee = "Lin/Chung/Huang baseline: m/2 on FT(m,2), m-1 on FT(m,3); 2-level PGFT: contention <= "
                   "max(min(ceil(n/r), (R-1) ceil(n/q)), min(ceil(n/q), (R-1) ceil(n/r))), r = min(n, w2 p2, "
                   "2^lmc), q = w2 p2 / r",

@@ -17,7 +17,7 @@ class SourceDigitScheme : public Scheme {
  public:
   Status applies(const Detection& detection) const override;
   /// The LMC that gives every source class its own LID offset.
-  int lmc_needed(const Detection& detection) const override;
+  int lmc_needed(const Detection& detection, PathBitsUsers users) const override;
 
  protected:
   Result<Routing> route_tables(const RoutingInput& input) const override;

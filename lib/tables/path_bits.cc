@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <charconv>
 #include <iterator>
 
 namespace ftclos {
@@ -30,6 +31,21 @@ bool write_path_bits(const Fabric& fabric, const Routing& routing, const TextSin
     out.clear();
   }
   return out.empty() || sink(out);
+}
+
+Result<int> find_ca(const Fabric& fabric, std::string_view key) {
+  std::string_view hex = key;
+  if (hex.starts_with("0x") || hex.starts_with("0X")) hex.remove_prefix(2);
+  uint64_t guid = 0;
+  const auto [end, error] = std::from_chars(hex.data(), hex.data() + hex.size(), guid, 16);
+  if (!hex.empty() && error == std::errc() && end == hex.data() + hex.size()) {
+    const std::unordered_map<uint64_t, PortRef> ports = index_port_guids(fabric);
+    if (const auto found = ports.find(guid); found != ports.end() && !fabric.node(found->second.node).is_switch())
+      return found->second.node;
+  }
+  for (int i = 0; i < fabric.size(); ++i)
+    if (!fabric.node(i).is_switch() && fabric.node(i).name == key) return i;
+  return Status::Error(fmt::format("no CA has the port GUID or name \"{}\"", key));
 }
 
 std::string write_path_bits(const Fabric& fabric, const Routing& routing) {

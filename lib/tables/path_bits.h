@@ -5,10 +5,12 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 
 #include "core/fabric.h"
 #include "core/files.h"
+#include "core/status.h"
 #include "route/routing.h"
 
 namespace ftclos {
@@ -20,5 +22,10 @@ std::unordered_map<uint64_t, PortRef> index_port_guids(const Fabric& fabric);
 /// be held whole); false when the sink refuses one.
 bool write_path_bits(const Fabric& fabric, const Routing& routing, const TextSink& sink);
 std::string write_path_bits(const Fabric& fabric, const Routing& routing);
+
+/// The CA a job prolog asks about: `key` is one of its port GUIDs (hex,
+/// "0x" optional, as `ibstat -p` prints them) or its node name. Fails naming
+/// the key when no CA has it.
+Result<int> find_ca(const Fabric& fabric, std::string_view key);
 
 }  // namespace ftclos

@@ -17,6 +17,8 @@
 #include <span>
 #include <utility>
 
+#include "audit/worst_case.h"
+
 namespace ftclos {
 namespace {
 
@@ -373,14 +375,19 @@ namespace {
 
 // route_scheme's work; `scheme_failed` is set when the scheme's own routing failed last.
 Result<SchemeTables> route_named_scheme(const Fabric& fabric, const Detection& detection, std::string_view scheme_name,
-                                        int lmc, LidSpace space, bool& scheme_failed) {
+                                        int lmc, LidSpace space, PathBitsUsers users, bool& scheme_failed) {
   Result<std::unique_ptr<Scheme>> scheme = make_scheme(scheme_name);
   if (!scheme.ok()) return scheme.status();
   SchemeTables out;
+  // auto weighs its choices by the exact worst case, as `ftclos route` and the plugin have it do.
+  const WorstCaseMeasure measure = exact_worst_case_measure();
   auto route_at = [&](int at) -> Status {
     Result<LidMap> lids = assign_lids(fabric, at, space);
     if (!lids.ok()) return lids.status();
-    Result<Routing> routing = (*scheme)->route({fabric, detection, *lids});
+    RoutingInput input{fabric, detection, *lids};
+    input.worst_case = &measure;
+    input.path_bits_users = users;
+    Result<Routing> routing = (*scheme)->route(input);
     scheme_failed = !routing.ok();
     if (!routing.ok()) return Status::Error(fmt::format("{}: {}", scheme_name, routing.status().message()));
     out.lids = std::move(*lids);
@@ -413,9 +420,9 @@ Result<SchemeTables> route_named_scheme(const Fabric& fabric, const Detection& d
 }  // namespace
 
 Result<SchemeTables> route_scheme(const Fabric& fabric, const Detection& detection, std::string_view scheme_name,
-                                  int lmc, LidSpace space, bool* bad_input) {
+                                  int lmc, LidSpace space, bool* bad_input, PathBitsUsers users) {
   bool scheme_failed = false;
-  Result<SchemeTables> tables = route_named_scheme(fabric, detection, scheme_name, lmc, space, scheme_failed);
+  Result<SchemeTables> tables = route_named_scheme(fabric, detection, scheme_name, lmc, space, users, scheme_failed);
   if (bad_input) *bad_input = !tables.ok() && !scheme_failed;
   return tables;
 }

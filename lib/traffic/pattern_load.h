@@ -125,8 +125,10 @@ struct SchemeTables {
 /// Routes with `scheme` at LMC `lmc`, or when `lmc` is negative at the LMC the
 /// scheme asks for, lowered until the LIDs fit `space` (noted). On failure
 /// `bad_input` (when given) tells an unknown scheme or LIDs that do not fit
-/// (the caller's mistake) from a fabric the scheme cannot route.
+/// (the caller's mistake) from a fabric the scheme cannot route. `users`:
+/// RoutingInput::path_bits_users (the papers' tables: every host on its bits).
 Result<SchemeTables> route_scheme(const Fabric& fabric, const Detection& detection, std::string_view scheme,
-                                  int lmc, LidSpace space = LidSpace::kUnicast, bool* bad_input = nullptr);
+                                  int lmc, LidSpace space = LidSpace::kUnicast, bool* bad_input = nullptr,
+                                  PathBitsUsers users = PathBitsUsers::kSome);
 
 }  // namespace ftclos

@@ -78,7 +78,7 @@ stock_engines=(ftree updn minhop dfsssp)
 # shellcheck disable=SC2206  # a list of words on purpose
 engines=(${FTCLOS_ENGINES:-${stock_engines[*]} ftclos})
 # Our schemes for comparison: name and LMC (enough for each one's guarantee here).
-schemes=("dmodk 0" "updown 0" "osrm 2")
+schemes=("dmodk 0" "updown 0" "osrm 3")
 
 # diag SOCK NODE CMD...: a client attached to ibsim node NODE; clients retry
 # forever without a simulator, hence the timeout.

@@ -74,6 +74,10 @@ report osrm audit audit "$topos/ft-8-2.net" --scheme osrm --lmc 1 --pattern ring
 report rfc audit audit "$topos/rfc-8-16-3-seed1.net" --scheme updown
 "$FTCLOS" -q route "$topos/ft-8-3-fail4.net" -o "$work/fail4.dump" 2>/dev/null
 report lft-file audit audit "$topos/ft-8-3-fail4.net" "$work/fail4.dump"
+# LMC > 0: the worst case by consumer, with path bits (a scheme's) and without (LFTs alone).
+report osrm-lmc3 audit audit "$topos/ft-8-3.net" --scheme osrm --lmc 3
+"$FTCLOS" -q route "$topos/ft-8-2.net" --lmc 2 -o "$work/lmc2.dump" 2>/dev/null
+report lft-lmc2 audit audit "$topos/ft-8-2.net" "$work/lmc2.dump"
 report compare audit audit "$topos/ft-8-3-fail4.net" "$work/fail4.dump" --schemes updown --pattern ring
 report fabric-only audit audit "$topos/clos2-2-4-6.net" --schemes dmodk,osrm
 

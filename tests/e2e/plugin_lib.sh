@@ -63,6 +63,17 @@ sim_dump() {
   return 1
 }
 
+# plugin_work_dir: $root (the source tree) and a fresh work folder $work,
+# made the working directory (diags killed hard leave sys-<pid> folders in
+# theirs); on exit the simulators stop and $work goes, unless
+# FTCLOS_E2E_KEEP is set (kept for a look).
+plugin_work_dir() {
+  root=${FTCLOS_SOURCE_ROOT:-$here/../..}
+  work=$(mktemp -d)
+  cd "$work"
+  trap 'cleanup_ibsims; [ -n "${FTCLOS_E2E_KEEP:-}" ] || rm -rf "$work"; rm -f "$PLUGIN_CHECK"' EXIT
+}
+
 # run_opensm DIR SOCK HOST [opensm args...]: OpenSM with DIR/opensm.conf and
 # the plugin's folder on LD_LIBRARY_PATH, logging to DIR/osm.log.
 run_opensm() {

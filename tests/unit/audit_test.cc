@@ -698,7 +698,8 @@ TEST(AuditSchemes, MlidOnFt16_3NeedsMoreLidsThanInfiniBandHas) {
   const Fabric fabric = *generate_ftree(16, 3);
   const Detection detection = detect(fabric);
   auto worst_at = [&](LidSpace space) {
-    Result<SchemeTables> tables = route_scheme(fabric, detection, "mlid", -1, space);
+    // Table I's setting: every host on its path bits, no offset set apart.
+    Result<SchemeTables> tables = route_scheme(fabric, detection, "mlid", -1, space, nullptr, PathBitsUsers::kAll);
     EXPECT_TRUE(tables.ok()) << tables.status().message();
     EXPECT_EQ(tables->lids.lmc, space == LidSpace::kAnalysis ? 6 : 5);
     return worst_case_contention(

@@ -43,6 +43,16 @@ TEST(EngineOptions, PolishIsOnUnlessTurnedOff) {
   EXPECT_EQ(bad.status().message(), "polish=1: expected on or off");
 }
 
+// pathbits_users=all: every job exports its path bits, so the source-class
+// schemes need no offset set apart for hosts that take the SA's first record.
+TEST(EngineOptions, PathBitsUsersAreSomeUnlessAllAreSaid) {
+  EXPECT_EQ(parse_engine_options("")->path_bits_users, PathBitsUsers::kSome);
+  EXPECT_EQ(parse_engine_options("pathbits_users=all")->path_bits_users, PathBitsUsers::kAll);
+  Result<EngineOptions> bad = parse_engine_options("pathbits_users=every");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().message(), "pathbits_users=every: expected some or all");
+}
+
 TEST(EngineOptions, KeepTablesIsOnUnlessTurnedOff) {
   EXPECT_TRUE(parse_engine_options("")->keep_tables);
   EXPECT_TRUE(parse_engine_options("keep_tables=on")->keep_tables);

@@ -96,5 +96,20 @@ TEST(PathBits, ARefusedChunkFailsTheWrite) {
   EXPECT_EQ(offered, 1);
 }
 
+// A job prolog asks by the GUID `ibstat -p` prints (any case, "0x"
+// optional) or by node name; a switch's GUID is no CA's.
+TEST(PathBits, FindCaByPortGuidOrName) {
+  Tiny t;
+  EXPECT_EQ(*find_ca(t.fabric, "0x0000000000000101"), t.a);
+  EXPECT_EQ(*find_ca(t.fabric, "101"), t.a);
+  EXPECT_EQ(*find_ca(t.fabric, "0xABC"), t.b);
+  EXPECT_EQ(*find_ca(t.fabric, "b"), t.b);
+  const uint64_t switch_port = port_guid(t.fabric.node(t.sw), 0);
+  EXPECT_FALSE(find_ca(t.fabric, format_guid(switch_port)).ok());
+  Result<int> none = find_ca(t.fabric, "0x0123");
+  ASSERT_FALSE(none.ok());
+  EXPECT_EQ(none.status().message(), "no CA has the port GUID or name \"0x0123\"");
+}
+
 }  // namespace
 }  // namespace ftclos

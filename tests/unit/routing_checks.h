@@ -23,7 +23,13 @@ struct Routed {
   Routing routing;
   Status status = Status::Ok();  // why routing failed, if it did
 
-  RoutingInput input() const { return {fabric, detection, lids}; }
+  // Every host on its path bits, the papers' setting the scheme tests check;
+  // multilid_offsets_test.cc checks the default (PathBitsUsers::kSome).
+  RoutingInput input() const {
+    RoutingInput in{fabric, detection, lids};
+    in.path_bits_users = PathBitsUsers::kAll;
+    return in;
+  }
 };
 
 /// A named fabric maker, for parameterized scheme tests.
@@ -39,7 +45,7 @@ Fabric generated(Result<Fabric> fabric);
 Fabric with_level_cables(Fabric fabric, int cables, int level);
 
 /// Detects `fabric`, assigns LIDs with `lmc` and routes it with `scheme`
-/// (`polish`: RoutingInput::polish).
+/// (`polish`: RoutingInput::polish), every host on its path bits (Routed::input).
 Routed route_fabric(const Scheme& scheme, Fabric fabric, int lmc, bool polish = true);
 
 struct PathRules {

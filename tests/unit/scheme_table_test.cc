@@ -88,7 +88,7 @@ TEST(SchemeTable, SchemesKnowBeforeRoutingWhetherTheyApplyAndTheLmcTheyNeed) {
       if (entry.name == "auto") continue;
       const std::unique_ptr<Scheme> scheme = entry.make();
       const Status applies = scheme->applies(detection);
-      const int lmc = applies.ok() ? scheme->lmc_needed(detection) : 0;
+      const int lmc = applies.ok() ? scheme->lmc_needed(detection, PathBitsUsers::kSome) : 0;
       // Unpolished: the polish changes no scheme's applicability or LMC, and costs seconds here.
       Result<RoutedFabric> routed =
           route_fabric(fabric, entry.name, *assign_lids(fabric, lmc), {}, nullptr, {.polish = false});
@@ -112,14 +112,16 @@ struct AutoCase {
 
 // nonblocking where m >= n^2, OSRM on FT(m,2) and FT(m,3) (also degraded),
 // D-mod-k on the other intact trees, updown on degraded ones, one scheme each
-// for MiKANT and random Clos.
+// for MiKANT and random Clos. The source-class schemes need one LID more
+// than they have classes (offset 0 is D-mod-k's, route/label_routing.h):
+// n = 2 hosts per leaf or 2 OSRM2 groups take LMC 2, OSRM3's 4 groups LMC 3.
 constexpr AutoCase kAutoCases[] = {
-    {"clos2-2-4-6", "nonblocking", 1, "dmodk"},  {"clos2-3-9-10", "nonblocking", 2, "dmodk"},
-    {"ft-8-2-hosts2", "nonblocking", 1, "updown"}, {"ft-8-2", "osrm", 1, "dmodk"},
-    {"ft-8-3", "osrm", 2, "dmodk"},               {"ft-8-3-fail4", "osrm", 2, "updown"},
+    {"clos2-2-4-6", "nonblocking", 2, "dmodk"},  {"clos2-3-9-10", "nonblocking", 2, "dmodk"},
+    {"ft-8-2-hosts2", "nonblocking", 2, "updown"}, {"ft-8-2", "osrm", 2, "dmodk"},
+    {"ft-8-3", "osrm", 3, "dmodk"},               {"ft-8-3-fail4", "osrm", 3, "updown"},
     {"kary-4-3", "dmodk", 0, "dmodk"},            {"mikant-3-3", "mikant", 0, "mikant"},
     {"mikant-4-3", "mikant", 0, "mikant"},        {"rfc-8-16-3-seed1", "updown", 0, "updown"},
-    {"clos2-4-4-8-io2", "osrm", 1, "dmodk"},      {"ft-8-3-io2-level2", "osrm", 2, "dmodk"},  // storage attached
+    {"clos2-4-4-8-io2", "osrm", 2, "dmodk"},      {"ft-8-3-io2-level2", "osrm", 3, "dmodk"},  // storage attached
 };
 
 TEST(SchemeTable, AutoPicksAreGivenForEveryIbsimFabric) {
@@ -169,9 +171,9 @@ TEST(AutoStrands, PassesOverTablesThatStrandPairsForTheNextCandidate) {
   const Fabric fabric = read_ibsim_fabric("ft-8-3");
   int calls = 0;
   const StrandCheck check = failing_first(1, calls);
-  Result<RoutedFabric> routed = route_fabric(fabric, "auto", *assign_lids(fabric, 2), {}, nullptr, {.strands = &check});
+  Result<RoutedFabric> routed = route_fabric(fabric, "auto", *assign_lids(fabric, 3), {}, nullptr, {.strands = &check});
   ASSERT_TRUE(routed.ok()) << routed.status().message();
-  EXPECT_EQ(routed->routing.chosen, "dmodk");  // osrm (first at LMC 2) failed the check
+  EXPECT_EQ(routed->routing.chosen, "dmodk");  // osrm (first at LMC 3) failed the check
   EXPECT_TRUE(routed->routing.checked);
   EXPECT_EQ(calls, 2);
   const std::vector<std::string>& notes = routed->routing.notes;
@@ -183,7 +185,7 @@ TEST(AutoStrands, KeepsTheFirstAndSaysSoWhenEverySchemeStrandsPairs) {
   const Fabric fabric = read_ibsim_fabric("ft-8-3");
   int calls = 0;
   const StrandCheck check = failing_first(100, calls);
-  Result<RoutedFabric> routed = route_fabric(fabric, "auto", *assign_lids(fabric, 2), {}, nullptr, {.strands = &check});
+  Result<RoutedFabric> routed = route_fabric(fabric, "auto", *assign_lids(fabric, 3), {}, nullptr, {.strands = &check});
   ASSERT_TRUE(routed.ok()) << routed.status().message();
   EXPECT_EQ(routed->routing.chosen, "osrm");
   EXPECT_FALSE(routed->routing.checked);

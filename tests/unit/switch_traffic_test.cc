@@ -109,7 +109,7 @@ TEST(SwitchTraffic, EverySchemeRoutesSwitchesToEveryLidAndCasToEverySwitch) {
     for (const SchemeEntry& entry : scheme_table()) {
       const std::unique_ptr<Scheme> scheme = entry.make();
       if (!scheme->applies(detection).ok()) continue;
-      std::set<int> lmcs{0, scheme->lmc_needed(detection)};
+      std::set<int> lmcs{0, scheme->lmc_needed(detection, PathBitsUsers::kSome)};
       for (int lmc : lmcs) {
         Result<LidMap> lids = assign_lids(named.fabric, lmc);
         if (!lids.ok()) continue;  // more LIDs than the unicast range holds

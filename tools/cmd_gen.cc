@@ -23,6 +23,8 @@ struct GenOptions {
   int n = 0, m = 0, r = 0, ports = 0, levels = 0, k = 0, h = 0, radix = 0, leaves = 0;
   int switches = 0, x = 0, y = 0, dimensions = 0, groups = 0, hosts = 0;
   std::vector<int> pgft_m, pgft_w, pgft_p;
+  SuperpodParams superpod;
+  bool no_aggregation_nodes = false;
   Degradation degradation;
   Variations variations;
   std::string rate, slow_rate;  // empty: unknown / 4xDDR
@@ -183,6 +185,37 @@ void add_gen(CLI::App& app) {
     set_exit_code(finish(fmt::format("rfc RFC(radix {}, {} leaves, {} levels, seed {})", o->radix, o->leaves,
                                      o->levels, seed),
                          generate_rfc(o->radix, o->leaves, o->levels, seed), *o, true));
+  });
+
+  CLI::App* pod = add_family(*gen, "superpod", "a DGX SuperPOD-style rail-optimized pod (SUs of servers x rails)", *o);
+  SuperpodParams& sp = o->superpod;
+  pod->add_option("--units", sp.units, "scalable units (SUs)")->required();
+  pod->add_option("--servers", sp.servers, "servers per full SU (default 20)");
+  pod->add_option("--rails", sp.rails, "HCAs per server, leaves per SU (default 8)");
+  pod->add_option("--levels", sp.levels, "switch levels: 2 (leaves, spines) or 3 (+ cores; default 2)");
+  pod->add_option("--spines", sp.spines, "spines per spine group; divides --servers (default 10)");
+  pod->add_option("--group-units", sp.group_units, "3 levels: SUs per spine group (default: all)");
+  pod->add_option("--radix", sp.radix, "ports per switch, the AN's not counted (default 40, HDR Quantum)");
+  pod->add_option("--partial-units", sp.partial_units, "the last SUs carry fewer servers")->check(kNonNegative);
+  pod->add_option("--partial-servers", sp.partial_servers,
+                  "fewest servers of a partial SU (default three quarters of --servers)")
+      ->check(kNonNegative);
+  pod->add_option("--mgmt-leaves", sp.mgmt_leaves, "management leaves, cabled to a spine group")->check(kNonNegative);
+  pod->add_option("--mgmt-hosts", sp.mgmt_hosts, "hosts per management leaf (default 4)")->check(kNonNegative);
+  pod->add_flag("--no-aggregation-nodes", o->no_aggregation_nodes, "leave out the SHARP AN of every switch");
+  pod->callback([o] {
+    SuperpodParams params = o->superpod;
+    params.aggregation_nodes = !o->no_aggregation_nodes;
+    params.seed = o->degradation.seed;
+    Result<Superpod> pod = generate_superpod(params);
+    std::string family = fmt::format("superpod of {} SUs, {} levels", params.units, params.levels);
+    if (!pod.ok()) {
+      set_exit_code(finish(family, pod.status(), *o, false));
+      return;
+    }
+    family += fmt::format(" ({} compute HCAs, {} aggregation nodes, servers per SU {})", pod->compute_hcas,
+                          pod->aggregation_nodes, fmt::join(pod->servers_per_unit, ","));
+    set_exit_code(finish(family, std::move(pod->fabric), *o, false));
   });
 
   // Direct networks: no folded Clos, routed by the up*/down* floor.

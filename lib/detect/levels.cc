@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <deque>
 
+#include "core/aggregation_node.h"
 #include "detect/host_hints.h"
 
 namespace ftclos {
@@ -29,7 +30,7 @@ std::vector<Load> switch_loads(const Fabric& fabric, const HostHints& hints) {
       if (!peer.valid()) continue;
       ++load[x].cabled;
       const Node& other = fabric.node(peer.node);
-      if (other.is_switch() || hinted(hints.io, other)) continue;
+      if (other.is_switch() || hinted(hints.io, other) || is_aggregation_node(other)) continue;
       if (hints.compute.empty() || hinted(hints.compute, other)) ++load[x].hosts;
     }
   }
@@ -84,7 +85,9 @@ Levels levels_from_leaves(const Fabric& fabric, const std::vector<bool>& leaf) {
       cabled = true;
       on_leaf |= fabric.node(port.peer.node).is_switch() && leaf[port.peer.node];
     }
-    if (cabled && !on_leaf) levels.io_hosts.push_back(i);
+    if (!cabled) continue;
+    if (is_aggregation_node(node)) levels.aggregation_nodes.push_back(i);
+    if (!on_leaf || is_aggregation_node(node)) levels.io_hosts.push_back(i);
   }
   return levels;
 }

@@ -48,6 +48,10 @@ int finish(const std::string& family, Result<Fabric> fabric, const GenOptions& o
     fmt::print(stderr, "ftclos gen: {}\n", removed.status().message());
     return 2;
   }
+  // Named now: vary renumbers the nodes when it removes switches.
+  std::vector<NamedCable> removed_cables;
+  for (const Cable& cable : *removed)
+    removed_cables.push_back({fabric->node(cable.a.node).name, cable.a.port, fabric->node(cable.b.node).name, cable.b.port});
   Variations variations = options.variations;
   variations.seed = options.degradation.seed;
   if (!options.rate.empty()) variations.rate = *parse_link_rate(options.rate);
@@ -64,9 +68,8 @@ int finish(const std::string& family, Result<Fabric> fabric, const GenOptions& o
     ancestors = fmt::format(", common ancestors: {}", every_leaf_pair_has_common_ancestor(*fabric) ? "yes" : "no");
   fmt::print(stderr, "{}: {} hosts, {} switches, {} cables, {} removed{}\n", family, fabric->count(NodeType::kCa),
              fabric->count(NodeType::kSwitch), fabric->cable_count(), removed->size(), ancestors);
-  for (const Cable& cable : *removed)
-    fmt::print(stderr, "removed: \"{}\"[{}] - \"{}\"[{}]\n", fabric->node(cable.a.node).name, cable.a.port,
-               fabric->node(cable.b.node).name, cable.b.port);
+  for (const NamedCable& cable : removed_cables)
+    fmt::print(stderr, "removed: \"{}\"[{}] - \"{}\"[{}]\n", cable.a, cable.a_port, cable.b, cable.b_port);
   for (const std::string& name : varied->io_hosts) fmt::print(stderr, "io host: \"{}\"\n", name);
   for (const std::string& name : varied->lost_switches) fmt::print(stderr, "lost switch: \"{}\"\n", name);
   for (const NamedCable& cable : varied->swapped)

@@ -387,20 +387,20 @@ class Fitter {
       ++reach[pair.first].first;
       reach[pair.first].second += count;
     }
-    // A leaf is built reduced only as its siblings with as many hosts are:
-    // where most of them have more uplinks (a partial SU of a pod keeps
-    // every uplink), the ones it lacks are missing cables.
-    std::map<int, std::map<int, int>> uplinks_by_hosts;  // hosts -> uplinks -> leaves
-    for (const auto& [leaf, seen] : reach) ++uplinks_by_hosts[hosts_on(fabric_, leaf)][seen.second];
+    // Leaves with as many hosts are built alike: where one of them has more
+    // uplinks (a partial SU of a pod keeps every uplink), the ones a leaf
+    // lacks are missing cables, not a reduced build.
+    std::map<int, int> most_uplinks;  // hosts -> the most uplinks of a leaf with that many
+    for (const auto& [leaf, seen] : reach) {
+      int& most = most_uplinks[hosts_on(fabric_, leaf)];
+      most = std::max(most, seen.second);
+    }
     for (const auto& [leaf, seen] : reach) {
       const auto [parents, uplinks] = seen;
       const int hosts = hosts_on(fabric_, leaf);
       const int needed = (hosts * full_uplinks + full_hosts - 1) / full_hosts;
-      const std::map<int, int>& siblings = uplinks_by_hosts[hosts];
-      const int usual =
-          std::ranges::max_element(siblings, {}, [](const auto& e) { return std::pair(e.second, e.first); })->first;
       fit_.reduced_leaf[leaf] = hosts < full_hosts && parents == shape().w[1] && uplinks < full_uplinks &&
-                                uplinks >= needed && uplinks >= usual;
+                                uplinks >= needed && uplinks == most_uplinks[hosts];
     }
   }
 

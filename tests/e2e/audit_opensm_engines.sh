@@ -156,8 +156,9 @@ for entry in "${fabrics[@]}"; do
     "$FTCLOS" gen $spec -o "$net" 2>/dev/null
   fi
   ca=$(first_ca "$net")
-  # ibsim's default limits (and a 10 s start) fit a few thousand nodes.
-  limits=()
+  # ibsim's default limits stop at 256 switches (a pod's ANs fill the node
+  # table too); a 10 s start fits a few thousand nodes.
+  read -ra limits < <(ibsim_limits "$net")
   if (( $(grep -c '^\(Switch\|Hca\|Ca\)' "$net") > 4000 )); then
     limits=(-N 16384 -S 4096 -P 100000)
     export IBSIM_READY_SECONDS=900

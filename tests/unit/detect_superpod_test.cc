@@ -57,9 +57,12 @@ TEST(DetectSuperpod, PartialUnitsLeavesStayLeavesAndTheirMissingCablesAreNamed) 
   params.seed = 3;
   Superpod p = pod(params);
   Fabric& fabric = p.fabric;
-  // One uplink off a full SU's leaf and one off a partial SU's leaf (7 hosts of 8, 7 uplinks of 8).
+  // One uplink off a full SU's leaf and one off each of 3 of the 4 leaves
+  // of a partial SU: most of its leaves then have 7 uplinks, none is built so.
   ASSERT_LT(p.servers_per_unit[5], 8);
   fabric.disconnect({*fabric.find("su01-leaf-r2"), 8 + 1});
+  fabric.disconnect({*fabric.find("su06-leaf-r1"), 8 + 1});
+  fabric.disconnect({*fabric.find("su06-leaf-r2"), 8 + 2});
   fabric.disconnect({*fabric.find("su06-leaf-r3"), 8 + 3});
   const Detection detection = detect(fabric);
   ASSERT_NE(detection.find(Family::kPgft), nullptr) << family_summary(detection);
@@ -69,7 +72,8 @@ TEST(DetectSuperpod, PartialUnitsLeavesStayLeavesAndTheirMissingCablesAreNamed) 
       EXPECT_EQ(detection.levels.of[x], 1) << fabric.node(x).name;
     }
   EXPECT_EQ(missing_cables(fabric, detection),
-            (std::set<std::string>{"su01-leaf-r2-sg1-r2-spine01", "su06-leaf-r3-sg3-r3-spine02"}));
+            (std::set<std::string>{"su01-leaf-r2-sg1-r2-spine01", "su06-leaf-r1-sg3-r1-spine01",
+                                   "su06-leaf-r2-sg3-r2-spine01", "su06-leaf-r3-sg3-r3-spine02"}));
 }
 
 TEST(DetectSuperpod, ManagementLeavesAreSetAsideFromTheShape) {

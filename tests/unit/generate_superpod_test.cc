@@ -111,6 +111,17 @@ TEST(GenerateSuperpod, ManagementLeavesHangOffOneSpineGroupEach) {
   EXPECT_EQ(fabric_parts(fabric).size(), 1u);
 }
 
+TEST(GenerateSuperpod, LostLevelOneTakesALeafThoughEverySwitchCarriesAnAggregationNode) {
+  Result<Superpod> pod = generate_superpod({.units = 2, .servers = 4, .rails = 2, .spines = 2, .radix = 10});
+  ASSERT_TRUE(pod.ok()) << pod.status().message();
+  Fabric fabric = std::move(pod->fabric);
+  Result<VariationLog> log = vary(fabric, {.lost_switches = 1, .lost_level = 1, .seed = 4});
+  ASSERT_TRUE(log.ok()) << log.status().message();
+  ASSERT_EQ(log->lost_switches.size(), 1u);
+  EXPECT_TRUE(starts_with(log->lost_switches.front(), "su")) << log->lost_switches.front();
+  EXPECT_FALSE(fabric.find("an-" + log->lost_switches.front()).has_value()) << "its AN goes with it";
+}
+
 TEST(GenerateSuperpod, RefusesSpinesThatDoNotDivideTheUplinksAndSwitchesBeyondTheRadix) {
   Result<Superpod> uneven = generate_superpod({.units = 2, .servers = 20, .spines = 8});
   ASSERT_FALSE(uneven.ok());

@@ -49,7 +49,8 @@ std::string detection_summary(const Fabric& fabric, const Detection& detection) 
   if (!detection.management_leaves.empty()) {
     out += fmt::format("management leaves (level 1, apart from the tree's shape): {}\n",
                        detection.management_leaves.size());
-    for (int x : detection.management_leaves) out += fmt::format("  \"{}\"\n", fabric.node(x).display_name());
+    for (int x : detection.management_leaves)
+      out += fmt::format("  \"{}\"{}\n", fabric.node(x).display_name(), hosts_on(fabric, x) == 0 ? " (no hosts)" : "");
   }
   std::vector<int> attached;
   std::ranges::set_difference(detection.levels.io_hosts, ans, std::back_inserter(attached));

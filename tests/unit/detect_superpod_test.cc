@@ -5,6 +5,7 @@
 
 #include <set>
 #include <string>
+#include <utility>
 
 #include "core/aggregation_node.h"
 #include "detect/detect.h"
@@ -94,6 +95,24 @@ TEST(DetectSuperpod, ManagementLeavesAreSetAsideFromTheShape) {
   int attached = 0;
   for (int x : detection.levels.io_hosts) attached += !is_aggregation_node(p.fabric.node(x));
   EXPECT_EQ(attached, 8);
+}
+
+TEST(DetectSuperpod, HostlessLeavesHangingOffTheSpinesAreLeavesNotTheTop) {
+  // Two levels: hostless leaves would be a third level above the spines;
+  // three levels: they would sit beside the cores.
+  SuperpodParams two = {.units = 4, .servers = 8, .rails = 4, .spines = 4, .radix = 36, .mgmt_leaves = 2, .mgmt_hosts = 0};
+  SuperpodParams three = three_level();
+  three.mgmt_leaves = 2;
+  three.mgmt_hosts = 0;
+  for (const auto& [params, height] : {std::pair{two, 2}, std::pair{three, 3}}) {
+    const Superpod p = pod(params);
+    const Detection detection = detect(p.fabric);
+    EXPECT_EQ(detection.levels.height, height);
+    ASSERT_NE(detection.find(Family::kPgft), nullptr) << family_summary(detection);
+    EXPECT_FALSE(detection.degraded()) << detection_summary(p.fabric, detection);
+    for (const char* name : {"mgmt-leaf1", "mgmt-leaf2"}) EXPECT_EQ(detection.levels.of[*p.fabric.find(name)], 1) << name;
+    EXPECT_EQ(detection.management_leaves.size(), 2u);
+  }
 }
 
 }  // namespace

@@ -221,7 +221,8 @@ Detection detect(const Fabric& fabric, const HostHints& hints) {
   }
   // Rates do not change what the fabric is, only how well it runs: they are
   // judged once the levels are chosen.
-  const std::vector<Deviation> slow = slow_links(fabric, best.levels);
+  std::vector<Deviation> slow = slow_links(fabric, best.levels);
+  best.slow_by_design = take_slow_by_design(fabric, slow);
   for (FamilyMatch& family : best.families) family.deviations = joined(std::move(family.deviations), slow);
   return best;
 }

@@ -51,6 +51,7 @@ struct Detection {
   std::optional<XgftLabels> xgft;     // the labels schemes route by, when a PGFT fits
   std::optional<MikantLabels> mikant;
   std::vector<int> management_leaves;  // thin leaves the tree was fitted without (detect/management_leaves.h)
+  std::vector<Deviation> slow_by_design;  // slow host cables that are no deviation (detect/slow_links.h)
 
   const FamilyMatch* find(Family family) const;
   /// The deviations of the most specific family; empty when unknown.

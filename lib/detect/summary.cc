@@ -68,6 +68,11 @@ std::string detection_summary(const Fabric& fabric, const Detection& detection) 
     out += fmt::format("aggregation nodes (SHARP, routed, not hosts): {} ({})\n", ans.size(), fmt::join(counts, ", "));
   }
   for (const Deviation& d : detection.deviations()) out += "  " + describe(fabric, d) + "\n";
+  if (!detection.slow_by_design.empty()) {
+    out += fmt::format("slow by design (a kind of host that all runs slower; no degradation): {} cables\n",
+                       detection.slow_by_design.size());
+    for (const Deviation& d : detection.slow_by_design) out += "  " + describe(fabric, d) + "\n";
+  }
   return out;
 }
 

@@ -73,6 +73,9 @@ nlohmann::json detection_json(const Fabric& fabric, const Detection& detection) 
     deviations.push_back({{"kind", kind_name(d.kind)}, {"at", end_json(fabric, d.at)},
                           {"peer", end_json(fabric, d.peer)}, {"detail", d.detail},
                           {"text", describe(fabric, d)}});
+  nlohmann::json slow_by_design = nlohmann::json::array();
+  for (const Deviation& d : detection.slow_by_design)
+    slow_by_design.push_back({{"at", end_json(fabric, d.at)}, {"peer", end_json(fabric, d.peer)}, {"detail", d.detail}});
   nlohmann::json report = {{"families", families},
           {"levels", detection.levels.height},
           {"host_count", fabric.count(NodeType::kCa) - static_cast<int>(detection.levels.aggregation_nodes.size())},
@@ -85,6 +88,7 @@ nlohmann::json detection_json(const Fabric& fabric, const Detection& detection) 
           {"switches", nodes_json(fabric, detection, true)},
           {"degraded", detection.degraded()},
           {"deviations", deviations},
+          {"slow_by_design", slow_by_design},
           {"updown_routable", detection.updown_routable}};
   stamp_report(report, kDetectSchemaVersion);
   return report;

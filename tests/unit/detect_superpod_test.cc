@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "core/aggregation_node.h"
+#include "core/link_rate.h"
 #include "detect/detect.h"
 #include "detect/rails.h"
 #include "detect/summary.h"
@@ -113,6 +114,34 @@ TEST(DetectSuperpod, HostlessLeavesHangingOffTheSpinesAreLeavesNotTheTop) {
     for (const char* name : {"mgmt-leaf1", "mgmt-leaf2"}) EXPECT_EQ(detection.levels.of[*p.fabric.find(name)], 1) << name;
     EXPECT_EQ(detection.management_leaves.size(), 2u);
   }
+}
+
+// Sets the rate of the cable at `port`, both ends.
+void set_rate(Fabric& fabric, PortRef port, const char* rate) {
+  fabric.port(port).rate = *parse_link_rate(rate);
+  fabric.port(fabric.peer(port)).rate = *parse_link_rate(rate);
+}
+
+TEST(DetectSuperpod, StorageThatAllRunsSlowerIsByDesignAndOneSlowHcaIsADeviation) {
+  Superpod p = pod(three_level());
+  Fabric& fabric = p.fabric;
+  for (int x = 0; x < fabric.size(); ++x)
+    for (int port = 1; port <= fabric.node(x).num_ports; ++port)
+      if (fabric.node(x).ports[port].peer.valid()) fabric.node(x).ports[port].rate = *parse_link_rate("4xHDR");
+  // Two storage nodes at EDR on free ports of two spines, and one DGX HCA that trained at EDR.
+  for (const auto& [name, spine] : {std::pair{"stor01 HCA-1", "sg1-r1-spine01"}, std::pair{"stor02 HCA-1", "sg1-r2-spine01"}}) {
+    const int host = *fabric.add_node(NodeType::kCa, name, 1, 0x5700 + fabric.size() * 0x100);
+    ASSERT_TRUE(fabric.connect({host, 1}, {*fabric.find(spine), 12}).ok());
+    set_rate(fabric, {host, 1}, "4xEDR");
+  }
+  const int slow_hca = *fabric.find("dgx0003 mlx5_1");
+  set_rate(fabric, {slow_hca, 1}, "4xEDR");
+  const Detection detection = detect(fabric);
+  ASSERT_EQ(detection.slow_by_design.size(), 2u) << detection_summary(fabric, detection);
+  for (const Deviation& d : detection.slow_by_design) EXPECT_EQ(fabric.node(d.at.node).name.substr(0, 4), "stor");
+  ASSERT_EQ(detection.deviations().size(), 1u) << detection_summary(fabric, detection);
+  EXPECT_EQ(detection.deviations().front().kind, Deviation::Kind::kSlowLink);
+  EXPECT_EQ(detection.deviations().front().at.node, slow_hca);
 }
 
 }  // namespace

@@ -23,6 +23,8 @@ struct GenOptions {
   int n = 0, m = 0, r = 0, ports = 0, levels = 0, k = 0, h = 0, radix = 0, leaves = 0;
   int switches = 0, x = 0, y = 0, dimensions = 0, groups = 0, hosts = 0;
   std::vector<int> pgft_m, pgft_w, pgft_p;
+  SuperpodParams superpod;
+  bool no_aggregation_nodes = false;
   Degradation degradation;
   Variations variations;
   std::string rate, slow_rate;  // empty: unknown / 4xDDR
@@ -46,6 +48,10 @@ int finish(const std::string& family, Result<Fabric> fabric, const GenOptions& o
     fmt::print(stderr, "ftclos gen: {}\n", removed.status().message());
     return 2;
   }
+  // Named now: vary renumbers the nodes when it removes switches.
+  std::vector<NamedCable> removed_cables;
+  for (const Cable& cable : *removed)
+    removed_cables.push_back({fabric->node(cable.a.node).name, cable.a.port, fabric->node(cable.b.node).name, cable.b.port});
   Variations variations = options.variations;
   variations.seed = options.degradation.seed;
   if (!options.rate.empty()) variations.rate = *parse_link_rate(options.rate);
@@ -62,9 +68,8 @@ int finish(const std::string& family, Result<Fabric> fabric, const GenOptions& o
     ancestors = fmt::format(", common ancestors: {}", every_leaf_pair_has_common_ancestor(*fabric) ? "yes" : "no");
   fmt::print(stderr, "{}: {} hosts, {} switches, {} cables, {} removed{}\n", family, fabric->count(NodeType::kCa),
              fabric->count(NodeType::kSwitch), fabric->cable_count(), removed->size(), ancestors);
-  for (const Cable& cable : *removed)
-    fmt::print(stderr, "removed: \"{}\"[{}] - \"{}\"[{}]\n", fabric->node(cable.a.node).name, cable.a.port,
-               fabric->node(cable.b.node).name, cable.b.port);
+  for (const NamedCable& cable : removed_cables)
+    fmt::print(stderr, "removed: \"{}\"[{}] - \"{}\"[{}]\n", cable.a, cable.a_port, cable.b, cable.b_port);
   for (const std::string& name : varied->io_hosts) fmt::print(stderr, "io host: \"{}\"\n", name);
   for (const std::string& name : varied->lost_switches) fmt::print(stderr, "lost switch: \"{}\"\n", name);
   for (const NamedCable& cable : varied->swapped)
@@ -183,6 +188,37 @@ void add_gen(CLI::App& app) {
     set_exit_code(finish(fmt::format("rfc RFC(radix {}, {} leaves, {} levels, seed {})", o->radix, o->leaves,
                                      o->levels, seed),
                          generate_rfc(o->radix, o->leaves, o->levels, seed), *o, true));
+  });
+
+  CLI::App* pod = add_family(*gen, "superpod", "a DGX SuperPOD-style rail-optimized pod (SUs of servers x rails)", *o);
+  SuperpodParams& sp = o->superpod;
+  pod->add_option("--units", sp.units, "scalable units (SUs)")->required();
+  pod->add_option("--servers", sp.servers, "servers per full SU (default 20)");
+  pod->add_option("--rails", sp.rails, "HCAs per server, leaves per SU (default 8)");
+  pod->add_option("--levels", sp.levels, "switch levels: 2 (leaves, spines) or 3 (+ cores; default 2)");
+  pod->add_option("--spines", sp.spines, "spines per spine group; divides --servers (default 10)");
+  pod->add_option("--group-units", sp.group_units, "3 levels: SUs per spine group (default: all)");
+  pod->add_option("--radix", sp.radix, "ports per switch, the AN's not counted (default 40, HDR Quantum)");
+  pod->add_option("--partial-units", sp.partial_units, "the last SUs carry fewer servers")->check(kNonNegative);
+  pod->add_option("--partial-servers", sp.partial_servers,
+                  "fewest servers of a partial SU (default three quarters of --servers)")
+      ->check(kNonNegative);
+  pod->add_option("--mgmt-leaves", sp.mgmt_leaves, "management leaves, cabled to a spine group")->check(kNonNegative);
+  pod->add_option("--mgmt-hosts", sp.mgmt_hosts, "hosts per management leaf (default 4)")->check(kNonNegative);
+  pod->add_flag("--no-aggregation-nodes", o->no_aggregation_nodes, "leave out the SHARP AN of every switch");
+  pod->callback([o] {
+    SuperpodParams params = o->superpod;
+    params.aggregation_nodes = !o->no_aggregation_nodes;
+    params.seed = o->degradation.seed;
+    Result<Superpod> pod = generate_superpod(params);
+    std::string family = fmt::format("superpod of {} SUs, {} levels", params.units, params.levels);
+    if (!pod.ok()) {
+      set_exit_code(finish(family, pod.status(), *o, false));
+      return;
+    }
+    family += fmt::format(" ({} compute HCAs, {} aggregation nodes, servers per SU {})", pod->compute_hcas,
+                          pod->aggregation_nodes, fmt::join(pod->servers_per_unit, ","));
+    set_exit_code(finish(family, std::move(pod->fabric), *o, false));
   });
 
   // Direct networks: no folded Clos, routed by the up*/down* floor.

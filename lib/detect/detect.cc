@@ -10,6 +10,7 @@
 #include "core/fabric_parts.h"
 #include "detect/common_ancestor.h"
 #include "detect/family_coords.h"
+#include "detect/management_leaves.h"
 #include "detect/rfc.h"
 #include "detect/slow_links.h"
 
@@ -105,6 +106,33 @@ void add_tree_families(const Fabric& fabric, const Levels& levels, const XgftFit
                           pgft_coords(fabric, levels, fit.labels)});
 }
 
+int missing_switches(const std::vector<Deviation>& deviations) {
+  return static_cast<int>(std::ranges::count(deviations, Deviation::Kind::kMissingSwitch, &Deviation::kind));
+}
+
+// Where the tree fits as well without its thin leaves (at most half a
+// leaf's uplinks: a reduced leaf keeps more) and lacks no switch for it
+// (a leaf that lost half its cables leaves a hole; a management leaf is
+// one more), they are management leaves: the fit without them stands and
+// their CAs (ANs aside) become attached hosts of a level-1 switch.
+void set_management_leaves_aside(const Fabric& fabric, Result<XgftFit>& tree, Detection& out) {
+  const std::vector<int> thin = thin_leaves(fabric, out.levels);
+  if (thin.empty()) return;
+  Result<XgftFit> without = fit_xgft_without(fabric, out.levels, thin);
+  if (!without.ok()) return;
+  if (tree.ok() && (without->deviations.size() > tree->deviations.size() ||
+                    missing_switches(without->deviations) > missing_switches(tree->deviations)))
+    return;
+  tree = std::move(without);
+  out.management_leaves = thin;
+  std::vector<int>& attached = out.levels.io_hosts;
+  for (int x : thin)
+    for (const Port& port : fabric.node(x).ports)
+      if (port.peer.valid() && !fabric.node(port.peer.node).is_switch()) attached.push_back(port.peer.node);
+  std::ranges::sort(attached);
+  attached.erase(std::unique(attached.begin(), attached.end()), attached.end());
+}
+
 // Recognition with the leaves fixed.
 Detection detect_with(const Fabric& fabric, Levels given) {
   Detection out;
@@ -113,6 +141,7 @@ Detection detect_with(const Fabric& fabric, Levels given) {
   out.updown_routable = every_leaf_pair_has_common_ancestor(fabric, levels);
 
   Result<XgftFit> tree = fit_xgft(fabric, levels);
+  set_management_leaves_aside(fabric, tree, out);
   const bool folded_clos = tree.ok();
   if (folded_clos && plausible(fabric, tree->deviations)) {
     add_tree_families(fabric, levels, *tree, out);
@@ -192,7 +221,8 @@ Detection detect(const Fabric& fabric, const HostHints& hints) {
   }
   // Rates do not change what the fabric is, only how well it runs: they are
   // judged once the levels are chosen.
-  const std::vector<Deviation> slow = slow_links(fabric, best.levels);
+  std::vector<Deviation> slow = slow_links(fabric, best.levels);
+  best.slow_by_design = take_slow_by_design(fabric, slow);
   for (FamilyMatch& family : best.families) family.deviations = joined(std::move(family.deviations), slow);
   return best;
 }

@@ -50,6 +50,8 @@ struct Detection {
   bool updown_routable = false;       // every pair of leaves has a common ancestor
   std::optional<XgftLabels> xgft;     // the labels schemes route by, when a PGFT fits
   std::optional<MikantLabels> mikant;
+  std::vector<int> management_leaves;  // thin leaves the tree was fitted without (detect/management_leaves.h)
+  std::vector<Deviation> slow_by_design;  // slow host cables that are no deviation (detect/slow_links.h)
 
   const FamilyMatch* find(Family family) const;
   /// The deviations of the most specific family; empty when unknown.

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <deque>
+#include <map>
 
+#include "core/aggregation_node.h"
 #include "detect/host_hints.h"
 
 namespace ftclos {
@@ -29,7 +31,7 @@ std::vector<Load> switch_loads(const Fabric& fabric, const HostHints& hints) {
       if (!peer.valid()) continue;
       ++load[x].cabled;
       const Node& other = fabric.node(peer.node);
-      if (other.is_switch() || hinted(hints.io, other)) continue;
+      if (other.is_switch() || hinted(hints.io, other) || is_aggregation_node(other)) continue;
       if (hints.compute.empty() || hinted(hints.compute, other)) ++load[x].hosts;
     }
   }
@@ -39,6 +41,44 @@ std::vector<Load> switch_loads(const Fabric& fabric, const HostHints& hints) {
 // hosts/cabled of a < that of b, without division.
 bool smaller_share(const Load& a, const Load& b) {
   return static_cast<long>(a.hosts) * b.cabled < static_cast<long>(b.hosts) * a.cabled;
+}
+
+// Hostless leaves (storage or management leaves without hosts, director
+// line boards left empty) sit one level above the spines they hang from
+// when levels count from the hosts: at the top. Two more guesses put them
+// back at level 1: every top switch whose switch neighbours are all one
+// level below, and those of them with fewer neighbours than most top
+// switches (thin beside the cores of a deeper tree). The fit decides.
+void add_hostless_leaf_guesses(const Fabric& fabric, const std::vector<Load>& load,
+                               std::vector<std::vector<bool>>& guesses) {
+  const Levels levels = levels_from_leaves(fabric, guesses.front());
+  if (levels.height < 3) return;
+  std::vector<int> hanging;
+  std::map<int, int> tops_by_degree;
+  for (int x = 0; x < fabric.size(); ++x) {
+    if (!fabric.node(x).is_switch() || levels.of[x] != levels.height) continue;
+    int neighbours = 0;
+    bool all_below = true;
+    for (const Port& port : fabric.node(x).ports) {
+      if (!port.peer.valid() || !fabric.node(port.peer.node).is_switch()) continue;
+      ++neighbours;
+      all_below &= levels.of[port.peer.node] == 2;
+    }
+    ++tops_by_degree[neighbours];
+    if (all_below && load[x].hosts == 0) hanging.push_back(x);
+  }
+  if (hanging.empty()) return;
+  const int usual = std::ranges::max_element(tops_by_degree, {}, [](const auto& e) { return e.second; })->first;
+  std::vector<bool> all = guesses.front(), thin = guesses.front();
+  for (int x : hanging) {
+    all[x] = true;
+    int neighbours = 0;
+    for (const Port& port : fabric.node(x).ports)
+      neighbours += port.peer.valid() && fabric.node(port.peer.node).is_switch();
+    thin[x] = neighbours < usual;
+  }
+  guesses.push_back(all);
+  if (thin != all && thin != guesses.front()) guesses.push_back(thin);
 }
 
 }  // namespace
@@ -84,7 +124,9 @@ Levels levels_from_leaves(const Fabric& fabric, const std::vector<bool>& leaf) {
       cabled = true;
       on_leaf |= fabric.node(port.peer.node).is_switch() && leaf[port.peer.node];
     }
-    if (cabled && !on_leaf) levels.io_hosts.push_back(i);
+    if (!cabled) continue;
+    if (is_aggregation_node(node)) levels.aggregation_nodes.push_back(i);
+    if (!on_leaf || is_aggregation_node(node)) levels.io_hosts.push_back(i);
   }
   return levels;
 }
@@ -114,6 +156,7 @@ std::vector<std::vector<bool>> leaf_guesses(const Fabric& fabric, const HostHint
     }
   }
   std::vector<std::vector<bool>> guesses{leaf};
+  add_hostless_leaf_guesses(fabric, load, guesses);
   if (!hints.empty()) return guesses;  // the operator said which CAs compute
   std::vector<int> hosts;
   for (int x = 0; x < fabric.size(); ++x)

@@ -3,7 +3,8 @@
 // switch one more than its nearest lower neighbour (BFS distance from the
 // leaves). A CA on a higher switch is an attached host (storage, login, SM):
 // level 0 too, listed in io_hosts, and not part of the family's shape. Port
-// directions follow from the levels.
+// directions follow from the levels. SHARP Aggregation Nodes are attached
+// hosts wherever they sit, leaves included: they make no switch a leaf.
 #pragma once
 
 #include <cstdint>
@@ -17,7 +18,8 @@ namespace ftclos {
 struct Levels {
   std::vector<int> of;        // per node; -1 for a switch no leaf can reach
   int height = 0;             // highest switch level
-  std::vector<int> io_hosts;  // CAs cabled to a switch that is no leaf, by index
+  std::vector<int> io_hosts;  // CAs cabled to a switch that is no leaf, and every AN, by index
+  std::vector<int> aggregation_nodes;  // SHARP ANs (core/aggregation_node.h), by index: attached, never compute hosts
 
   bool is_io_host(int node) const;
 };

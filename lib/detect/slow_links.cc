@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
+#include <string_view>
 #include <utility>
 
 namespace ftclos {
@@ -53,6 +55,45 @@ std::vector<Deviation> slow_links(const Fabric& fabric, const Levels& levels) {
     }
   }
   return out;
+}
+
+namespace {
+
+std::string_view kind_of(const Node& node) {
+  const std::string& name = node.display_name();
+  return std::string_view(name).substr(0, name.find_first_of("0123456789"));
+}
+
+}  // namespace
+
+std::vector<Deviation> take_slow_by_design(const Fabric& fabric, std::vector<Deviation>& slow) {
+  struct Kind {
+    int cables = 0;                   // CA cables of a known rate
+    std::vector<size_t> slow;         // indices into `slow`
+    std::optional<LinkRate> rate;     // the slow ones' rate, while they share one
+    bool mixed = false;
+  };
+  std::map<std::string_view, Kind> kinds;
+  for (const Node& node : fabric.nodes())
+    if (!node.is_switch() && node.num_ports >= 1 && node.ports[1].peer.valid() && node.ports[1].rate.known())
+      ++kinds[kind_of(node)].cables;
+  for (size_t i = 0; i < slow.size(); ++i) {
+    const Node& node = fabric.node(slow[i].at.node);
+    if (node.is_switch()) continue;
+    Kind& kind = kinds[kind_of(node)];
+    const LinkRate rate = fabric.port(slow[i].at).rate;
+    kind.mixed |= kind.rate && !(*kind.rate == rate);
+    kind.rate = rate;
+    kind.slow.push_back(i);
+  }
+  std::vector<bool> by_design(slow.size(), false);
+  for (const auto& [name, kind] : kinds)
+    if (kind.cables >= 2 && !kind.mixed && static_cast<int>(kind.slow.size()) == kind.cables)
+      for (size_t i : kind.slow) by_design[i] = true;
+  std::vector<Deviation> taken, kept;
+  for (size_t i = 0; i < slow.size(); ++i) (by_design[i] ? taken : kept).push_back(std::move(slow[i]));
+  slow = std::move(kept);
+  return taken;
 }
 
 }  // namespace ftclos

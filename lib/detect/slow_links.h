@@ -17,4 +17,12 @@ namespace ftclos {
 /// Cables of unknown rate are neither judged nor counted.
 std::vector<Deviation> slow_links(const Fabric& fabric, const Levels& levels);
 
+/// Moves out of `slow` (slow_links' output) the host cables that are slow
+/// by design and returns them: those of a kind of CA (its name up to the
+/// first digit: "stor" of "stor03 HCA-1") of which at least two are
+/// cabled, every one of them at the same rate below its siblings' (storage
+/// appliances at EDR in an HDR fabric). One compute HCA that trained slower
+/// than the others of its kind stays a deviation.
+std::vector<Deviation> take_slow_by_design(const Fabric& fabric, std::vector<Deviation>& slow);
+
 }  // namespace ftclos

@@ -3,8 +3,13 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
+#include <iterator>
+#include <map>
 #include <string>
 #include <vector>
+
+#include "detect/rails.h"
 
 namespace ftclos {
 
@@ -22,9 +27,13 @@ std::string family_summary(const Detection& detection) {
 }
 
 std::string detection_summary(const Fabric& fabric, const Detection& detection) {
-  std::string out = fmt::format("fabric: {} switches, {} hosts, {} switch cables, {} levels\n",
-                                fabric.count(NodeType::kSwitch), fabric.count(NodeType::kCa), fabric.switch_links(),
-                                detection.levels.height);
+  const std::vector<int>& ans = detection.levels.aggregation_nodes;
+  std::string out = fmt::format("fabric: {} switches, {} hosts{}, {} switch cables, {} levels\n",
+                                fabric.count(NodeType::kSwitch), fabric.count(NodeType::kCa) - ans.size(),
+                                ans.empty() ? "" : fmt::format(" and {} SHARP aggregation nodes", ans.size()),
+                                fabric.switch_links(), detection.levels.height);
+  if (const int rails = named_rails(fabric, detection.levels); rails > 0)
+    out += fmt::format("rails: {} (every leaf carries one HCA name of {})\n", rails, rails);
   if (detection.families.empty()) out += "family: unknown: " + detection.unknown_reason + "\n";
   for (const FamilyMatch& family : detection.families)
     out += fmt::format("family: {} {}{}\n", family.name(), params_text(family),
@@ -37,13 +46,33 @@ std::string detection_summary(const Fabric& fabric, const Detection& detection) 
     out += fmt::format("up*/down* roots: {} ({})\n", fmt::join(names, ", "), detection.star.why);
   }
   out += fmt::format("up/down routable: {}\n", detection.updown_routable ? "yes" : "no");
-  if (!detection.levels.io_hosts.empty()) {
-    out += fmt::format("attached hosts (not on leaves): {}\n", detection.levels.io_hosts.size());
-    for (int x : detection.levels.io_hosts)
+  if (!detection.management_leaves.empty()) {
+    out += fmt::format("management leaves (level 1, apart from the tree's shape): {}\n",
+                       detection.management_leaves.size());
+    for (int x : detection.management_leaves)
+      out += fmt::format("  \"{}\"{}\n", fabric.node(x).display_name(), hosts_on(fabric, x) == 0 ? " (no hosts)" : "");
+  }
+  std::vector<int> attached;
+  std::ranges::set_difference(detection.levels.io_hosts, ans, std::back_inserter(attached));
+  if (!attached.empty()) {
+    out += fmt::format("attached hosts (not on the tree's leaves): {}\n", attached.size());
+    for (int x : attached)
       out += fmt::format("  \"{}\" on a level-{} switch\n", fabric.node(x).display_name(),
                          attached_level(fabric, detection.levels, x));
   }
+  if (!ans.empty()) {
+    std::map<int, int> by_level;
+    for (int x : ans) ++by_level[attached_level(fabric, detection.levels, x)];
+    std::vector<std::string> counts;
+    for (const auto& [level, count] : by_level) counts.push_back(fmt::format("{} on level {}", count, level));
+    out += fmt::format("aggregation nodes (SHARP, routed, not hosts): {} ({})\n", ans.size(), fmt::join(counts, ", "));
+  }
   for (const Deviation& d : detection.deviations()) out += "  " + describe(fabric, d) + "\n";
+  if (!detection.slow_by_design.empty()) {
+    out += fmt::format("slow by design (a kind of host that all runs slower; no degradation): {} cables\n",
+                       detection.slow_by_design.size());
+    for (const Deviation& d : detection.slow_by_design) out += "  " + describe(fabric, d) + "\n";
+  }
   return out;
 }
 

@@ -8,6 +8,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "core/aggregation_node.h"
+
 namespace ftclos {
 
 long XgftShape::nodes_at(int level) const {
@@ -27,7 +29,7 @@ int hosts_on(const Fabric& fabric, int node) {
   const Node& n = fabric.node(node);
   for (int p = 1; p <= n.num_ports; ++p) {
     const PortRef peer = n.ports[p].peer;
-    hosts += peer.valid() && !fabric.node(peer.node).is_switch();
+    hosts += peer.valid() && !fabric.node(peer.node).is_switch() && !is_aggregation_node(fabric.node(peer.node));
   }
   return hosts;
 }
@@ -337,7 +339,9 @@ class Fitter {
       if (!fabric_.node(x).is_switch() || level(x) != 1 || digits(x).empty()) continue;
       int rank = 0;
       for (const Port& port : fabric_.node(x).ports) {
-        if (!port.peer.valid() || fabric_.node(port.peer.node).is_switch()) continue;
+        if (!port.peer.valid() || fabric_.node(port.peer.node).is_switch() ||
+            is_aggregation_node(fabric_.node(port.peer.node)))
+          continue;
         std::vector<int> label = digits(x);
         label[0] = rank++;
         digits(port.peer.node) = std::move(label);
@@ -383,12 +387,20 @@ class Fitter {
       ++reach[pair.first].first;
       reach[pair.first].second += count;
     }
+    // Leaves with as many hosts are built alike: where one of them has more
+    // uplinks (a partial SU of a pod keeps every uplink), the ones a leaf
+    // lacks are missing cables, not a reduced build.
+    std::map<int, int> most_uplinks;  // hosts -> the most uplinks of a leaf with that many
+    for (const auto& [leaf, seen] : reach) {
+      int& most = most_uplinks[hosts_on(fabric_, leaf)];
+      most = std::max(most, seen.second);
+    }
     for (const auto& [leaf, seen] : reach) {
       const auto [parents, uplinks] = seen;
       const int hosts = hosts_on(fabric_, leaf);
       const int needed = (hosts * full_uplinks + full_hosts - 1) / full_hosts;
-      fit_.reduced_leaf[leaf] =
-          hosts < full_hosts && parents == shape().w[1] && uplinks < full_uplinks && uplinks >= needed;
+      fit_.reduced_leaf[leaf] = hosts < full_hosts && parents == shape().w[1] && uplinks < full_uplinks &&
+                                uplinks >= needed && uplinks == most_uplinks[hosts];
     }
   }
 

@@ -62,7 +62,8 @@ Result<XgftFit> fit_xgft(const Fabric& fabric, const Levels& levels);
 std::vector<Deviation> host_deviations(const Fabric& fabric, const Levels& levels, int hosts_per_leaf,
                                        const std::vector<bool>& reduced_leaf = {});
 
-/// Cables between a host and a switch per leaf: the host ports of `node`.
+/// Cables between a host and a switch per leaf: the host ports of `node`
+/// (its SHARP Aggregation Node is no host).
 int hosts_on(const Fabric& fabric, int node);
 
 }  // namespace ftclos

@@ -10,18 +10,23 @@
 #include <set>
 #include <vector>
 
+#include "core/aggregation_node.h"
 #include "gen/generate.h"
 #include "gen/generator_support.h"
 
 namespace ftclos {
 namespace {
 
-// Hop distance of every switch from the nearest host (hosts 0, unreachable -1).
+// Hop distance of every switch from the nearest host (hosts 0, unreachable
+// -1). SHARP ANs hang on every switch and are no hosts: they start no count.
 std::vector<int> switch_levels(const Fabric& fabric) {
   std::vector<int> level(fabric.size(), -1);
   std::deque<int> queue;
-  for (int i = 0; i < fabric.size(); ++i)
-    if (!fabric.node(i).is_switch()) level[i] = 0, queue.push_back(i);
+  for (int i = 0; i < fabric.size(); ++i) {
+    if (fabric.node(i).is_switch()) continue;
+    level[i] = 0;
+    if (!is_aggregation_node(fabric.node(i))) queue.push_back(i);
+  }
   while (!queue.empty()) {
     const int x = queue.front();
     queue.pop_front();

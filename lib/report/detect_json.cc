@@ -1,6 +1,8 @@
 #include "report/detect_json.h"
 
+#include "core/aggregation_node.h"
 #include "detect/deviation.h"
+#include "detect/rails.h"
 #include "report/schema_version.h"
 
 namespace ftclos {
@@ -24,7 +26,7 @@ nlohmann::json nodes_json(const Fabric& fabric, const Detection& detection, bool
   nlohmann::json list = nlohmann::json::array();
   for (int x = 0; x < fabric.size(); ++x) {
     const Node& node = fabric.node(x);
-    if (node.is_switch() != switches) continue;
+    if (node.is_switch() != switches || is_aggregation_node(node)) continue;
     nlohmann::json coords = nlohmann::json::object();
     for (const FamilyMatch& family : detection.families)
       if (!family.coords[x].empty()) coords[std::string(family.name())] = family.coords[x];
@@ -34,11 +36,21 @@ nlohmann::json nodes_json(const Fabric& fabric, const Detection& detection, bool
   return list;
 }
 
-nlohmann::json io_hosts_json(const Fabric& fabric, const Detection& detection) {
+// Attached CAs: the ANs when `ans`, the other attached hosts when not.
+nlohmann::json attached_json(const Fabric& fabric, const Detection& detection, bool ans) {
   nlohmann::json list = nlohmann::json::array();
-  for (int x : detection.levels.io_hosts)
+  for (int x : detection.levels.io_hosts) {
+    if (is_aggregation_node(fabric.node(x)) != ans) continue;
     list.push_back({{"name", fabric.node(x).display_name()}, {"guid", format_guid(fabric.node(x).guid)},
                     {"level", attached_level(fabric, detection.levels, x)}});
+  }
+  return list;
+}
+
+nlohmann::json management_json(const Fabric& fabric, const Detection& detection) {
+  nlohmann::json list = nlohmann::json::array();
+  for (int x : detection.management_leaves)
+    list.push_back({{"name", fabric.node(x).display_name()}, {"guid", format_guid(fabric.node(x).guid)}});
   return list;
 }
 
@@ -61,15 +73,22 @@ nlohmann::json detection_json(const Fabric& fabric, const Detection& detection) 
     deviations.push_back({{"kind", kind_name(d.kind)}, {"at", end_json(fabric, d.at)},
                           {"peer", end_json(fabric, d.peer)}, {"detail", d.detail},
                           {"text", describe(fabric, d)}});
+  nlohmann::json slow_by_design = nlohmann::json::array();
+  for (const Deviation& d : detection.slow_by_design)
+    slow_by_design.push_back({{"at", end_json(fabric, d.at)}, {"peer", end_json(fabric, d.peer)}, {"detail", d.detail}});
   nlohmann::json report = {{"families", families},
           {"levels", detection.levels.height},
-          {"host_count", fabric.count(NodeType::kCa)},
+          {"host_count", fabric.count(NodeType::kCa) - static_cast<int>(detection.levels.aggregation_nodes.size())},
           {"switch_count", fabric.count(NodeType::kSwitch)},
           {"hosts", nodes_json(fabric, detection, false)},
-          {"io_hosts", io_hosts_json(fabric, detection)},
+          {"io_hosts", attached_json(fabric, detection, false)},
+          {"aggregation_nodes", attached_json(fabric, detection, true)},
+          {"management_leaves", management_json(fabric, detection)},
+          {"rails", named_rails(fabric, detection.levels)},
           {"switches", nodes_json(fabric, detection, true)},
           {"degraded", detection.degraded()},
           {"deviations", deviations},
+          {"slow_by_design", slow_by_design},
           {"updown_routable", detection.updown_routable}};
   stamp_report(report, kDetectSchemaVersion);
   return report;

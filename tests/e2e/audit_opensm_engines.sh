@@ -13,10 +13,10 @@
 # The default fabrics (CI): FT(8,2), FT(8,3), clos2 ftree(3+9,10), a 64-LID
 # clos2 (which hits the infiniband-diags LinearFDBTop bug), FT(8,3) with 1-3
 # lost switches and with 1-4 swapped cable pairs, a small random folded
-# Clos, clos2 with storage hosts on the spines. `--all` adds the rest of
-# issue #12's acceptance that ibsim runs in minutes: PGFT with storage
-# hosts, dual rail, HCAs on port 2, RFCs of 2 more sizes, and the ibutils
-# vendor fabrics; `--large` the 10,080-host
+# Clos, clos2 with storage hosts on the spines, a 3-level SuperPOD-style
+# pod. `--all` adds the rest of issue #12's acceptance that ibsim runs in
+# minutes: PGFT with storage hosts, dual rail, HCAs on port 2, a 2-level pod,
+# RFCs of 2 more sizes, and the ibutils vendor fabrics; `--large` the 10,080-host
 # RFC (an hour: stock engines and dump_lfts on ibsim). Other arguments
 # replace the fabric list ("name|spec[|schemes[|gap]]" each, as below);
 # FTCLOS_ENGINES="ftree ftclos" limits the engines run.
@@ -46,15 +46,20 @@ fabrics=(
   "ft-8-3-swap4|ftree --ports 8 --levels 3 --swap-pairs 4 --seed 1||-1"
   "rfc-8-16-3|rfc --radix 8 --leaves 16 --levels 3 --seed 1|updown|-1"
   "clos2-io|clos2-4-4-8-io2.net|updown|-1"
+  "pod3|superpod --units 6 --servers 8 --rails 4 --levels 3 --spines 4 --group-units 2 --radix 16 --partial-units 2 --mgmt-leaves 2 --fail-links 4 --seed 3|updown|-1"
 )
 # Where the table of README ("Against stock OpenSM") has us below the best
 # stock engine (the contention polish, paths/contention_polish.h), -1 keeps
 # us there. clos2-io: every stock engine 5 (with credit loops), ours 4, the
-# figure tests/unit/contention_bounds_test.cc builds by hand.
+# figure tests/unit/contention_bounds_test.cc builds by hand. pod3: a
+# 3-level SuperPOD-style pod with SHARP ANs, partial SUs, management leaves
+# and 4 missing cables (issue #30): ftree and updn fall back to minhop (27,
+# a credit loop), dfsssp 22, ours 20 without credit loops.
 more_fabrics=(
   "pgft-io|ft-8-3-io2-level2.net|updown"
   "ft-8-3-dual|ftree --ports 8 --levels 3 --dual-rail"
   "ft-8-3-port2|ftree --ports 8 --levels 3 --hca-port 2"
+  "pod2|superpod --units 4 --servers 8 --rails 4 --spines 4 --radix 36 --partial-units 1 --mgmt-leaves 2 --fail-links 6 --lose-switches 1 --lost-level 1 --seed 2|updown"
   "rfc-16-64-3|rfc --radix 16 --leaves 64 --levels 3 --seed 1|updown"
   "rfc-24-96-3|rfc --radix 24 --leaves 96 --levels 3 --seed 1|updown"
   "FullGnu|FullGnu.topo"
@@ -156,8 +161,9 @@ for entry in "${fabrics[@]}"; do
     "$FTCLOS" gen $spec -o "$net" 2>/dev/null
   fi
   ca=$(first_ca "$net")
-  # ibsim's default limits (and a 10 s start) fit a few thousand nodes.
-  limits=()
+  # ibsim's default limits stop at 256 switches (a pod's ANs fill the node
+  # table too); a 10 s start fits a few thousand nodes.
+  read -ra limits < <(ibsim_limits "$net")
   if (( $(grep -c '^\(Switch\|Hca\|Ca\)' "$net") > 4000 )); then
     limits=(-N 16384 -S 4096 -P 100000)
     export IBSIM_READY_SECONDS=900

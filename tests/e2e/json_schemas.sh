@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every JSON report follows its schema in doc/schemas/ (checked with Debian's
 # python3-jsonschema) and carries schema_version and meson's version:
-# detect on intact, degraded, storage and unrecognizable fabrics; audit of
+# detect on intact, degraded, storage, pod and unrecognizable fabrics; audit of
 # one set (scheme or LFT file, full fat-tree or not) and of several side by
 # side. A document with a key removed or added must fail the same check.
 set -euo pipefail
@@ -70,6 +70,10 @@ report io2 detect detect "$topos/clos2-4-4-8-io2.net"
 report mikant detect detect "$topos/mikant-3-3.net"
 report triangle detect detect "$work/triangle.net"
 report split detect detect "$work/split.net"
+# A pod: SHARP ANs, management leaves and rails in the report.
+"$FTCLOS" -q gen superpod --units 2 --servers 4 --rails 2 --levels 3 --spines 2 --radix 10 --mgmt-leaves 1 \
+  -o "$work/pod.net" 2>/dev/null
+report pod detect detect "$work/pod.net"
 report osrm audit audit "$topos/ft-8-2.net" --scheme osrm --lmc 1 --pattern ring
 report rfc audit audit "$topos/rfc-8-16-3-seed1.net" --scheme updown
 "$FTCLOS" -q route "$topos/ft-8-3-fail4.net" -o "$work/fail4.dump" 2>/dev/null

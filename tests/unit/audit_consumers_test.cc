@@ -11,7 +11,7 @@
 #include "audit/worst_case.h"
 #include "gen/generate.h"
 #include "report/audit_report.h"
-#include "route/route_fabric.h"
+#include "engine/route_fabric.h"
 
 namespace ftclos {
 namespace {

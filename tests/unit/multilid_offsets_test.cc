@@ -18,8 +18,8 @@
 #include "audit/audit.h"
 #include "audit/worst_case.h"
 #include "core/netfile.h"
-#include "route/route_fabric.h"
-#include "route/scheme_registry.h"
+#include "engine/route_fabric.h"
+#include "schemes/scheme_registry.h"
 
 namespace ftclos {
 namespace {

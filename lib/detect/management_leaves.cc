@@ -1,0 +1,81 @@
+#include "detect/management_leaves.h"
+
+#include <algorithm>
+#include <map>
+
+namespace ftclos {
+namespace {
+
+int uplinks_of(const Fabric& fabric, const Levels& levels, int x) {
+  int uplinks = 0;
+  for (const Port& port : fabric.node(x).ports)
+    uplinks += port.peer.valid() && fabric.node(port.peer.node).is_switch() && levels.of[port.peer.node] == 2;
+  return uplinks;
+}
+
+PortRef moved(PortRef ref, const std::vector<int>& old_index) {
+  return ref.valid() ? PortRef{old_index[ref.node], ref.port} : ref;
+}
+
+}  // namespace
+
+std::vector<int> thin_leaves(const Fabric& fabric, const Levels& levels) {
+  std::map<int, int> leaves_by_uplinks;
+  for (int x = 0; x < fabric.size(); ++x)
+    if (fabric.node(x).is_switch() && levels.of[x] == 1) ++leaves_by_uplinks[uplinks_of(fabric, levels, x)];
+  if (leaves_by_uplinks.empty()) return {};
+  const int usual = std::ranges::max_element(leaves_by_uplinks, {}, [](const auto& e) { return e.second; })->first;
+  std::vector<int> thin;
+  for (int x = 0; x < fabric.size(); ++x)
+    if (fabric.node(x).is_switch() && levels.of[x] == 1 && 2 * uplinks_of(fabric, levels, x) <= usual) thin.push_back(x);
+  return thin;
+}
+
+Result<XgftFit> fit_xgft_without(const Fabric& fabric, const Levels& levels, const std::vector<int>& set_aside) {
+  std::vector<bool> keep(fabric.size(), true);
+  for (int x : set_aside) {
+    keep[x] = false;
+    for (const Port& port : fabric.node(x).ports)
+      if (port.peer.valid() && !fabric.node(port.peer.node).is_switch()) keep[port.peer.node] = false;
+  }
+  std::vector<int> new_index;
+  const Fabric sub = induced_subfabric(fabric, keep, &new_index);
+  std::vector<int> old_index(sub.size());
+  Levels sub_levels;
+  sub_levels.height = levels.height;
+  sub_levels.of.resize(sub.size());
+  for (int x = 0; x < fabric.size(); ++x) {
+    if (new_index[x] < 0) continue;
+    old_index[new_index[x]] = x;
+    sub_levels.of[new_index[x]] = levels.of[x];
+  }
+  for (int x : levels.io_hosts)
+    if (new_index[x] >= 0) sub_levels.io_hosts.push_back(new_index[x]);
+  for (int x : levels.aggregation_nodes)
+    if (new_index[x] >= 0) sub_levels.aggregation_nodes.push_back(new_index[x]);
+
+  Result<XgftFit> fit = fit_xgft(sub, sub_levels);
+  if (!fit.ok()) return fit;
+  XgftFit out;
+  out.labels.shape = fit->labels.shape;
+  out.labels.digits.assign(fabric.size(), {});
+  out.reduced_leaf.assign(fabric.size(), false);
+  for (int y = 0; y < sub.size(); ++y) {
+    out.labels.digits[old_index[y]] = std::move(fit->labels.digits[y]);
+    if (y < static_cast<int>(fit->reduced_leaf.size())) out.reduced_leaf[old_index[y]] = fit->reduced_leaf[y];
+  }
+  for (int x : set_aside) out.reduced_leaf[x] = true;
+  out.labels.node_at = std::move(fit->labels.node_at);
+  for (std::vector<int>& level : out.labels.node_at)
+    for (int& node : level)
+      if (node >= 0) node = old_index[node];
+  for (Deviation& d : fit->deviations) {
+    d.at = moved(d.at, old_index);
+    d.peer = moved(d.peer, old_index);
+    d.belongs = moved(d.belongs, old_index);
+    out.deviations.push_back(std::move(d));
+  }
+  return out;
+}
+
+}  // namespace ftclos

@@ -1,0 +1,28 @@
+// Management leaves: the thin leaves of a pod (UFM, head and login nodes)
+// that hang off one spine group beside the rail leaves. They are leaves,
+// level 1, but no part of the tree's shape: fitted in, one such leaf makes
+// its spine group one child wider than every other and the fit reports a
+// missing leaf under each of them. Recognition fits the tree without them
+// and reports them apart.
+#pragma once
+
+#include <vector>
+
+#include "core/fabric.h"
+#include "core/status.h"
+#include "detect/levels.h"
+#include "detect/xgft.h"
+
+namespace ftclos {
+
+/// Level-1 switches with at most half the uplinks of the most common leaf
+/// (cables to level-2 switches), by index. A leaf that lost cables keeps
+/// more than half; a partial SU's leaf keeps all of them.
+std::vector<int> thin_leaves(const Fabric& fabric, const Levels& levels);
+
+/// fit_xgft with the `set_aside` leaves and the CAs on them left out;
+/// labels, deviations and reduced leaves indexed in `fabric`, the set-aside
+/// leaves marked reduced (their free ports and uplinks do not deviate).
+Result<XgftFit> fit_xgft_without(const Fabric& fabric, const Levels& levels, const std::vector<int>& set_aside);
+
+}  // namespace ftclos

@@ -1,0 +1,148 @@
+// Recognition of SuperPOD-style pods (issue #30): SHARP Aggregation Nodes
+// apart from the hosts, partial SUs' leaves kept at level 1, management
+// leaves set aside from the tree's shape, every missing cable named.
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+#include <utility>
+
+#include "core/aggregation_node.h"
+#include "core/link_rate.h"
+#include "detect/detect.h"
+#include "detect/rails.h"
+#include "detect/summary.h"
+#include "gen/generate.h"
+
+namespace ftclos {
+namespace {
+
+Superpod pod(const SuperpodParams& params) {
+  Result<Superpod> generated = generate_superpod(params);
+  EXPECT_TRUE(generated.ok()) << generated.status().message();
+  return std::move(*generated);
+}
+
+// 6 SUs of 8 servers x 4 rails in 3 groups, 4 spines per group: PGFT(3; 8, 2, 12; 1, 4, 4; 1, 2, 1).
+SuperpodParams three_level() {
+  return {.units = 6, .servers = 8, .rails = 4, .levels = 3, .spines = 4, .group_units = 2, .radix = 16};
+}
+
+std::set<std::string> missing_cables(const Fabric& fabric, const Detection& detection) {
+  std::set<std::string> named;
+  for (const Deviation& d : detection.deviations())
+    if (d.kind == Deviation::Kind::kMissingCable)
+      named.insert(fabric.node(d.at.node).name + "-" + fabric.node(d.peer.node).name);
+  return named;
+}
+
+TEST(DetectSuperpod, AggregationNodesOnEverySwitchAreNoHostsOfTheTree) {
+  const Superpod p = pod(three_level());
+  const Detection detection = detect(p.fabric);
+  ASSERT_NE(detection.find(Family::kPgft), nullptr) << family_summary(detection);
+  EXPECT_EQ(detection.xgft->shape.m, (std::vector<int>{8, 2, 12}));
+  EXPECT_FALSE(detection.degraded()) << detection_summary(p.fabric, detection);
+  EXPECT_EQ(detection.levels.height, 3);
+  ASSERT_EQ(detection.levels.aggregation_nodes.size(), 88u);
+  for (int an : detection.levels.aggregation_nodes) {
+    EXPECT_TRUE(is_aggregation_node(p.fabric.node(an)));
+    EXPECT_TRUE(detection.xgft->digits[an].empty()) << "an AN took a host label";
+  }
+  EXPECT_NE(detection_summary(p.fabric, detection).find("192 hosts and 88 SHARP aggregation nodes"), std::string::npos);
+  EXPECT_EQ(named_rails(p.fabric, detection.levels), 4);
+}
+
+TEST(DetectSuperpod, PartialUnitsLeavesStayLeavesAndTheirMissingCablesAreNamed) {
+  SuperpodParams params = three_level();
+  params.partial_units = 2;
+  params.partial_servers = 5;
+  params.seed = 3;
+  Superpod p = pod(params);
+  Fabric& fabric = p.fabric;
+  // One uplink off a full SU's leaf and one off each of 3 of the 4 leaves
+  // of a partial SU: most of its leaves then have 7 uplinks, none is built so.
+  ASSERT_LT(p.servers_per_unit[5], 8);
+  fabric.disconnect({*fabric.find("su01-leaf-r2"), 8 + 1});
+  fabric.disconnect({*fabric.find("su06-leaf-r1"), 8 + 1});
+  fabric.disconnect({*fabric.find("su06-leaf-r2"), 8 + 2});
+  fabric.disconnect({*fabric.find("su06-leaf-r3"), 8 + 3});
+  const Detection detection = detect(fabric);
+  ASSERT_NE(detection.find(Family::kPgft), nullptr) << family_summary(detection);
+  EXPECT_EQ(detection.levels.height, 3);
+  for (int x = 0; x < fabric.size(); ++x)
+    if (fabric.node(x).name.starts_with("su")) {
+      EXPECT_EQ(detection.levels.of[x], 1) << fabric.node(x).name;
+    }
+  EXPECT_EQ(missing_cables(fabric, detection),
+            (std::set<std::string>{"su01-leaf-r2-sg1-r2-spine01", "su06-leaf-r1-sg3-r1-spine01",
+                                   "su06-leaf-r2-sg3-r2-spine01", "su06-leaf-r3-sg3-r3-spine02"}));
+}
+
+TEST(DetectSuperpod, ManagementLeavesAreSetAsideFromTheShape) {
+  SuperpodParams params = three_level();
+  params.mgmt_leaves = 2;
+  const Superpod p = pod(params);
+  const Detection detection = detect(p.fabric);
+  ASSERT_NE(detection.find(Family::kPgft), nullptr) << family_summary(detection);
+  EXPECT_EQ(detection.xgft->shape.m, (std::vector<int>{8, 2, 12}));
+  EXPECT_FALSE(detection.degraded()) << detection_summary(p.fabric, detection);
+  std::set<std::string> names;
+  for (int x : detection.management_leaves) {
+    names.insert(p.fabric.node(x).name);
+    EXPECT_EQ(detection.levels.of[x], 1);
+  }
+  EXPECT_EQ(names, (std::set<std::string>{"mgmt-leaf1", "mgmt-leaf2"}));
+  // Their hosts are attached hosts, routed by reach; the ANs stay apart.
+  int attached = 0;
+  for (int x : detection.levels.io_hosts) attached += !is_aggregation_node(p.fabric.node(x));
+  EXPECT_EQ(attached, 8);
+}
+
+TEST(DetectSuperpod, HostlessLeavesHangingOffTheSpinesAreLeavesNotTheTop) {
+  // Two levels: hostless leaves would be a third level above the spines;
+  // three levels: they would sit beside the cores.
+  SuperpodParams two = {.units = 4, .servers = 8, .rails = 4, .spines = 4, .radix = 36, .mgmt_leaves = 2, .mgmt_hosts = 0};
+  SuperpodParams three = three_level();
+  three.mgmt_leaves = 2;
+  three.mgmt_hosts = 0;
+  for (const auto& [params, height] : {std::pair{two, 2}, std::pair{three, 3}}) {
+    const Superpod p = pod(params);
+    const Detection detection = detect(p.fabric);
+    EXPECT_EQ(detection.levels.height, height);
+    ASSERT_NE(detection.find(Family::kPgft), nullptr) << family_summary(detection);
+    EXPECT_FALSE(detection.degraded()) << detection_summary(p.fabric, detection);
+    for (const char* name : {"mgmt-leaf1", "mgmt-leaf2"}) EXPECT_EQ(detection.levels.of[*p.fabric.find(name)], 1) << name;
+    EXPECT_EQ(detection.management_leaves.size(), 2u);
+  }
+}
+
+// Sets the rate of the cable at `port`, both ends.
+void set_rate(Fabric& fabric, PortRef port, const char* rate) {
+  fabric.port(port).rate = *parse_link_rate(rate);
+  fabric.port(fabric.peer(port)).rate = *parse_link_rate(rate);
+}
+
+TEST(DetectSuperpod, StorageThatAllRunsSlowerIsByDesignAndOneSlowHcaIsADeviation) {
+  Superpod p = pod(three_level());
+  Fabric& fabric = p.fabric;
+  for (int x = 0; x < fabric.size(); ++x)
+    for (int port = 1; port <= fabric.node(x).num_ports; ++port)
+      if (fabric.node(x).ports[port].peer.valid()) fabric.node(x).ports[port].rate = *parse_link_rate("4xHDR");
+  // Two storage nodes at EDR on free ports of two spines, and one DGX HCA that trained at EDR.
+  for (const auto& [name, spine] : {std::pair{"stor01 HCA-1", "sg1-r1-spine01"}, std::pair{"stor02 HCA-1", "sg1-r2-spine01"}}) {
+    const int host = *fabric.add_node(NodeType::kCa, name, 1, 0x5700 + fabric.size() * 0x100);
+    ASSERT_TRUE(fabric.connect({host, 1}, {*fabric.find(spine), 12}).ok());
+    set_rate(fabric, {host, 1}, "4xEDR");
+  }
+  const int slow_hca = *fabric.find("dgx0003 mlx5_1");
+  set_rate(fabric, {slow_hca, 1}, "4xEDR");
+  const Detection detection = detect(fabric);
+  ASSERT_EQ(detection.slow_by_design.size(), 2u) << detection_summary(fabric, detection);
+  for (const Deviation& d : detection.slow_by_design) EXPECT_EQ(fabric.node(d.at.node).name.substr(0, 4), "stor");
+  ASSERT_EQ(detection.deviations().size(), 1u) << detection_summary(fabric, detection);
+  EXPECT_EQ(detection.deviations().front().kind, Deviation::Kind::kSlowLink);
+  EXPECT_EQ(detection.deviations().front().at.node, slow_hca);
+}
+
+}  // namespace
+}  // namespace ftclos

@@ -409,20 +409,8 @@ class Auditor {
     counts_.sls_used |= other.counts_.sls_used;
     for (int kind = 0; kind < kKinds; ++kind)
       for (const std::string& text : other.examples_[kind]) add_example(static_cast<Kind>(kind), text);
-    for (int sl = 0; sl < kVls; ++sl) {
-      const std::vector<PortSet>& theirs = other.deps_[sl];
-      if (theirs.empty()) continue;
-      std::vector<PortSet>& ours = dependencies(sl);
-      for (size_t c = 0; c < ours.size(); ++c)
-        for (int w = 0; w < 4; ++w) ours[c][w] |= theirs[c][w];
-    }
-    for (int sl = 0; sl < kVls; ++sl) {
-      const std::vector<PortSet>& theirs = other.switch_deps_[sl];
-      if (theirs.empty()) continue;
-      if (switch_deps_[sl].empty()) switch_deps_[sl].assign(channels_.size(), PortSet{});
-      for (size_t c = 0; c < theirs.size(); ++c)
-        for (int w = 0; w < 4; ++w) switch_deps_[sl][c][w] |= theirs[c][w];
-    }
+    merge_into(deps_, other.deps_);
+    merge_into(switch_deps_, other.switch_deps_);
   }
 
   // Adds the channel dependencies of a multicast group's packets on its SL.
@@ -439,12 +427,7 @@ class Auditor {
   /// The CAs' dependencies and the switches' own routes' together.
   Dependencies all_deps() const {
     Dependencies all = deps_;
-    for (int sl = 0; sl < kVls; ++sl) {
-      if (switch_deps_[sl].empty()) continue;
-      if (all[sl].empty()) all[sl].assign(channels_.size(), PortSet{});
-      for (size_t c = 0; c < all[sl].size(); ++c)
-        for (int w = 0; w < 4; ++w) all[sl][c][w] |= switch_deps_[sl][c][w];
-    }
+    merge_into(all, switch_deps_);
     return all;
   }
   void add_example(Kind kind, const std::string& text) {
@@ -496,6 +479,16 @@ class Auditor {
         distance_[y] = distance_[x] + 1;
         queue_.push_back(y);
       }
+    }
+  }
+
+  // ours |= theirs, SL by SL (an SL either has no graph yet or one per channel).
+  void merge_into(Dependencies& ours, const Dependencies& theirs) const {
+    for (int sl = 0; sl < kVls; ++sl) {
+      if (theirs[sl].empty()) continue;
+      if (ours[sl].empty()) ours[sl].assign(channels_.size(), PortSet{});
+      for (size_t c = 0; c < ours[sl].size(); ++c)
+        for (int w = 0; w < 4; ++w) ours[sl][c][w] |= theirs[sl][c][w];
     }
   }
 

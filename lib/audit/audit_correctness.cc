@@ -808,8 +808,9 @@ Correctness check_correctness(const AuditInput& input) {
       all.add_example(kCreditLoop, describe_cycle(input.fabric, channels, graph, component));
     }
   }
+  // Switch routes that only climb, then descend, were replayed where CA routes turn: they count there too.
   all.counts().switch_credit_loops = all.counts().credit_loops;
-  if (switch_turned_vls != 0) {
+  if (input.count_switch_credit_loops && (turned_vls | switch_turned_vls) != 0) {
     const VlGraph graph = vl_graph(input, channels, all.all_deps());
     all.counts().switch_credit_loops = 0;
     for (const std::vector<int>& component : cyclic_components(graph)) {

@@ -39,10 +39,13 @@
 // sub-tree i0 (m/2 sources) and the down channel ((g,e),0) -> ((i0,g),1)
 // group e of sub-tree i0 (m/2 destinations): ratio m/2 (Theorem 7). In labels
 // the leaf picks parent b_2 = s.a_1 and the level-2 switch b_3 = d.a_1. p(s)
-// = p2 = s.a_1. With fewer than m/2 LIDs it routes by destination only (leaf
-// b_2 = d.a_2, level 2 b_3 = d.a_1: D-mod-k, ratio m-1): fewer source groups
-// crowd the top channels more (FT(8,3) with 2 groups: 8 sources and
-// destinations on a channel against 7).
+// = p2 = s.a_1. With fewer than m/2 LIDs it routes by destination only, by
+// D-mod-k (label_routing.h's dmodk_up_slot, ratio m-1, the routing its offset
+// 0 gets with the groups): fewer source groups crowd the top channels more
+// (FT(8,3) with 2 groups: 8 sources and destinations on a channel against
+// 7). Not the paper's group rule with d.a_2 for the group (leaf b_2 = d.a_2,
+// level 2 b_3 = d.a_1): as good on an intact FT(m,3), but with storage hosts
+// on the level-2 switches it put 14 where D-mod-k puts 13.
 //
 // Offset 0 (route/label_routing.h): hosts that do not know their path bits
 // all send there, so it routes by D-mod-k and group g takes offset g + 1:
@@ -141,9 +144,10 @@ Routing route_osrm3(const RoutingInput& in, int lmc_needed) {
   LabelRule rule;
   rule.classes = groups;
   rule.class_of = [=](const std::vector<int>& src) { return src[0] % groups; };
-  rule.up_slot = [=](int level, int c, const std::vector<int>& dst) {
-    if (level == 2) return dst[0] % s.w[2];
-    return grouped ? c : dst[1] % s.w[1];
+  const XgftLabels& labels = *in.detection.xgft;
+  rule.up_slot = [=, &labels](int level, int c, const std::vector<int>& dst) -> long {
+    if (!grouped) return dmodk_up_slot(labels, level, dst, 0);
+    return level == 2 ? dst[0] % s.w[2] : c;
   };
   Routing routing = route_by_labels(in, rule);
   routing.lmc_needed = lmc_needed;

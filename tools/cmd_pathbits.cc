@@ -11,6 +11,7 @@
 
 #include "cli_common.h"
 #include "commands.h"
+#include "audit/worst_case.h"
 #include "core/end_nodes.h"
 #include "tables/path_bits.h"
 #include "engine/route_fabric.h"
@@ -42,8 +43,12 @@ int run(const PathBitsOptions& options) {
   Result<int> ca = options.ca.empty() ? Result<int>(-1) : find_ca(*fabric, options.ca);
   if (!ca.ok()) return bad_input("pathbits", ca.status());
   bool bad_input = false;
+  // The measure the plugin's sweep hands down: with it auto weighs its
+  // choices and the path bits fall back to offset 0 where they measure
+  // worse, so the bits printed here are the ones the plugin writes.
+  const WorstCaseMeasure measure = exact_worst_case_measure();
   Result<RoutedFabric> routed = route_fabric(*fabric, options.scheme, std::move(*lids), *hints, &bad_input,
-                                             {.path_bits_users = options.path_bits_users});
+                                             {.worst_case = &measure, .path_bits_users = options.path_bits_users});
   if (!routed.ok()) {
     fmt::print(stderr, "ftclos pathbits: {}\n", routed.status().message());
     return bad_input ? 2 : 1;

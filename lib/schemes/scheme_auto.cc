@@ -13,7 +13,10 @@
 // that needs LMC > 0 (a source-class scheme) is weighed the same way against
 // the first scheme that needs none (LMC may help, never hurt: on a degraded
 // FT(8,3) OSRM3's path bits meet 9 where updown meets 8), with the same
-// measure. The notes say what it chose and why it passed over the others.
+// measure, by the worse of its figures on path bits and on offset 0 (the
+// hosts that do not know their bits) unless every host exports its bits,
+// and gives way on a tie where its path bits fell back to 0.
+// The notes say what it chose and why it passed over the others.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -84,9 +87,21 @@ void challenge(const RoutingInput& input, std::pair<Routing, const SchemeEntry*>
   }
 }
 
+// The worst case `routing` gives the hosts that use it: those on their path
+// bits and, unless every host exports its bits, those on offset 0.
+double worst_for_its_users(const RoutingInput& input, Routing& routing) {
+  const double on_path_bits = (*input.worst_case)(input, routing);
+  if (input.path_bits_users == PathBitsUsers::kAll) return on_path_bits;
+  std::vector<int> own = std::exchange(routing.path_bits, std::vector<int>(routing.path_bits.size(), 0));
+  const double on_offset_zero = (*input.worst_case)(input, routing);
+  routing.path_bits = std::move(own);
+  return std::max(on_path_bits, on_offset_zero);
+}
+
 // Where auto chose a scheme that needs LMC > 0 and the caller gave the
 // measure, the first scheme that needs none routes too, and its tables
-// replace the choice where its worst case (path bits 0) is lower.
+// replace the choice where its worst case (path bits 0) is lower than the
+// choice's for its users (worst_for_its_users).
 void weigh_against_single_path(const RoutingInput& input, std::pair<Routing, const SchemeEntry*>& held,
                                std::vector<std::string>& passed_over) {
   if (!input.worst_case || held.first.lmc_needed == 0) return;
@@ -101,14 +116,20 @@ void weigh_against_single_path(const RoutingInput& input, std::pair<Routing, con
       held.first.checked = false;  // the caller keeps its last check's result
       rival->checked = true;
     }
-    const double held_worst = (*input.worst_case)(input, held.first), rival_worst = (*input.worst_case)(input, *rival);
-    if (rival_worst >= held_worst) {
-      passed_over.push_back(fmt::format("{}: worst-case contention {:g}, not below {}'s {:g} on path bits",
-                                        candidate->name, rival_worst, held.second->name, held_worst));
+    const double held_worst = worst_for_its_users(input, held.first), rival_worst = (*input.worst_case)(input, *rival);
+    const char* users = input.path_bits_users == PathBitsUsers::kAll ? "on path bits" : "on path bits or offset 0";
+    // A tie keeps the choice only where hosts send on its bits: after the
+    // fall-back to offset 0 (schemes/path_bits_fallback.h) they are all 0
+    // and its LIDs buy nothing.
+    const bool bits_used = std::ranges::any_of(held.first.path_bits, [](int bits) { return bits != 0; });
+    if (rival_worst > held_worst || (rival_worst == held_worst && bits_used)) {
+      passed_over.push_back(fmt::format("{}: worst-case contention {:g}, not below {}'s {:g} {}", candidate->name,
+                                        rival_worst, held.second->name, held_worst, users));
       return;
     }
-    passed_over.push_back(fmt::format("{}: worst-case contention {:g} on path bits, {}'s (LMC 0 alike) is {:g}",
-                                      held.second->name, held_worst, candidate->name, rival_worst));
+    passed_over.push_back(fmt::format("{}: worst-case contention {:g} {}{}, {}'s (LMC 0 alike) is {:g}",
+                                      held.second->name, held_worst, users, bits_used ? "" : " with path bits 0",
+                                      candidate->name, rival_worst));
     held = {std::move(*rival), candidate};
     return;
   }

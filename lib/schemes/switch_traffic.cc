@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "paths/updown_reach.h"
+#include "schemes/path_bits_fallback.h"
 
 namespace ftclos {
 namespace {
@@ -227,6 +228,8 @@ Result<Routing> Scheme::route(const RoutingInput& input) const {
   Result<Routing> routing = route_tables(input);
   if (!routing.ok()) return routing;
   complete_switch_traffic(input, *routing);
+  // auto's choice was weighed when the chosen scheme routed.
+  if (routing->chosen.empty()) fall_back_to_offset_zero(input, *routing);
   return routing;
 }
 

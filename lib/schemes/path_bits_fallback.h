@@ -13,6 +13,10 @@
 
 namespace ftclos {
 
+/// The worst case of `routing`'s tables with every host on offset 0, by
+/// `input`'s measure (which must be given); `routing` is left as it was.
+double offset_zero_measure(const RoutingInput& input, Routing& routing);
+
 /// Where `input` hands down a worst-case measure, the LIDs have LMC > 0 and
 /// some CA of `routing` has path bits other than 0: measures every host on
 /// its path bits and every host on offset 0 and, where the first is higher,

@@ -24,6 +24,7 @@
 #include <utility>
 #include <vector>
 
+#include "schemes/path_bits_fallback.h"
 #include "schemes/scheme_registry.h"
 #include "schemes/schemes.h"
 
@@ -92,10 +93,7 @@ void challenge(const RoutingInput& input, std::pair<Routing, const SchemeEntry*>
 double worst_for_its_users(const RoutingInput& input, Routing& routing) {
   const double on_path_bits = (*input.worst_case)(input, routing);
   if (input.path_bits_users == PathBitsUsers::kAll) return on_path_bits;
-  std::vector<int> own = std::exchange(routing.path_bits, std::vector<int>(routing.path_bits.size(), 0));
-  const double on_offset_zero = (*input.worst_case)(input, routing);
-  routing.path_bits = std::move(own);
-  return std::max(on_path_bits, on_offset_zero);
+  return std::max(on_path_bits, offset_zero_measure(input, routing));
 }
 
 // Where auto chose a scheme that needs LMC > 0 and the caller gave the

@@ -5,20 +5,22 @@
 // hosts on offset 0 and the hosts on their path bits meet no more
 // worst-case contention than the best LMC-0 routing of the same fabric: the
 // lowest figure of any scheme of the table at LMC 0 whose tables deliver
-// every pair without credit loops. The fabrics: every ibsim-topos fabric
-// (the ibutils ones included), a degraded FT(8,3) with 2 lost switches, a
-// second 3-level RFC and a 2-level PGFT with 6 parallel cables per
-// leaf-spine pair and one cut. Fabrics and schemes come from the directory
-// and the scheme table, so a new one is checked unasked.
+// every pair without credit loops on no more VLs. For auto that is its own
+// LMC-0 figure where this is higher (MiKANT, where it keeps Algorithm 1).
+// The fabrics: every ibsim-topos fabric (the ibutils ones included), a
+// degraded FT(8,3) with 2 lost switches, a second 3-level RFC and a 2-level
+// PGFT with 6 parallel cables per leaf-spine pair and one cut. Fabrics and
+// schemes come from the directory and the scheme table, so a new one is
+// checked unasked.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <limits>
-#include <map>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "audit/audit.h"
@@ -36,9 +38,6 @@ namespace {
 
 const std::filesystem::path kSourceRoot = FTCLOS_SOURCE_ROOT;
 
-// SLs, and so VLs, a port offers at most.
-constexpr int kMaxVls = 15;
-
 struct NamedFabric {
   std::string name;
   Fabric fabric;
@@ -49,7 +48,8 @@ struct NamedFabric {
 std::vector<NamedFabric> checked_fabrics() {
   std::vector<NamedFabric> fabrics;
   for (const auto& file : std::filesystem::directory_iterator(kSourceRoot / "ibsim-topos"))
-    if (file.path().extension() == ".net") fabrics.push_back({file.path().stem().string(), *read_end_nodes(file.path().string())});
+    if (file.path().extension() == ".net")
+      fabrics.push_back({file.path().stem().string(), *read_end_nodes(file.path().string())});
   const std::filesystem::path ibutils = kSourceRoot / "ibsim-topos/ibutils";
   for (const auto& file : std::filesystem::directory_iterator(ibutils))
     if (file.path().extension() == ".topo") {
@@ -107,17 +107,23 @@ int vls(const Routing& routing) {
   return std::max<int>(1, std::set<uint8_t>(routing.dest_sl.begin(), routing.dest_sl.end()).size());
 }
 
-// The best LMC-0 routings: per VL count, the lowest worst case of the
-// table's schemes at LMC 0 whose sound tables take no more VLs; and auto's
-// own figure at LMC 0.
+// The LMC-0 routings of the table's schemes whose tables are sound, and
+// auto's own figure at LMC 0.
 struct LmcZero {
-  std::map<int, double> best;
+  std::vector<std::pair<int, double>> sound;  // (VLs, worst case) per scheme with sound tables
   double auto_worst = 0;
+
+  // The lowest worst case on at most `at_most` VLs; infinity where none.
+  double best_on(int at_most) const {
+    double best = std::numeric_limits<double>::infinity();
+    for (const auto& [used, worst] : sound)
+      if (used <= at_most) best = std::min(best, worst);
+    return best;
+  }
 };
 
 LmcZero lmc_zero(const Fabric& fabric, const Detection& detection, const std::string& name) {
   LmcZero out;
-  std::map<int, double>& best = out.best;
   for (const SchemeEntry& entry : scheme_table()) {
     if (!entry.make()->applies(detection).ok()) continue;
     Result<RoutedFabric> single = routed_at(fabric, entry.name, 0);
@@ -125,8 +131,7 @@ LmcZero lmc_zero(const Fabric& fabric, const Detection& detection, const std::st
     if (!single.ok() || !sound(fabric, *single)) continue;
     const double worst = on_offset_zero(fabric, *single);
     if (entry.name == "auto") out.auto_worst = worst;
-    for (int v = vls(single->routing); v <= kMaxVls; ++v)
-      best[v] = std::min(best.contains(v) ? best[v] : worst, worst);
+    out.sound.emplace_back(vls(single->routing), worst);
   }
   return out;
 }
@@ -142,12 +147,13 @@ TEST(MultiLid, OffsetZeroAndPathBitsNoWorseThanTheBestLmcZeroOnEveryFabric) {
         Result<RoutedFabric> multi = routed_at(fabric, scheme, lmc);
         ASSERT_TRUE(multi.ok()) << scheme << " on " << named.name << ": " << multi.status().message();
         const int used = vls(multi->routing);
-        ASSERT_TRUE(single.best.contains(used)) << named.name << ": no sound LMC-0 routing on " << used << " VLs";
+        const double best = single.best_on(used);
+        ASSERT_LT(best, std::numeric_limits<double>::infinity())
+            << named.name << ": no sound LMC-0 routing on " << used << " VLs";
         // auto's own choice at LMC 0 where that is above the best (MiKANT:
         // auto keeps Algorithm 1, scheme_layered_test.cc): LMC > 0 must not
         // make it worse.
-        const double reference =
-            scheme == "auto" ? std::max(single.best.at(used), single.auto_worst) : single.best.at(used);
+        const double reference = scheme == "auto" ? std::max(best, single.auto_worst) : best;
         const std::string where =
             fmt::format("{} on {} at LMC {} (best LMC 0 on {} VLs: {:g})", scheme, named.name, lmc, used, reference);
         EXPECT_LE(on_offset_zero(fabric, *multi), reference) << where << ", offset 0";

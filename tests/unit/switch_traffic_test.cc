@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <regex>
 #include <set>
 #include <string>
 #include <vector>
@@ -17,6 +18,7 @@
 #include "audit/path_trace.h"
 #include "core/end_nodes.h"
 #include "core/topo_file.h"
+#include "detect/levels.h"
 #include "engine/route_fabric.h"
 #include "schemes/scheme_registry.h"
 
@@ -77,6 +79,14 @@ Misses switch_traffic_misses(const Fabric& fabric, const LidMap& lids, const Lft
   return misses;
 }
 
+// Whether the notes say no switch route had to take an illegal shortest path.
+bool takes_no_shortest_path(const std::vector<std::string>& notes) {
+  static const std::regex kIllegal(R"(; (\d+) take a shortest path: no legal one exists)");
+  for (const std::string& note : notes)
+    if (std::smatch match; std::regex_search(note, match, kIllegal) && match[1] != "0") return false;
+  return true;
+}
+
 struct NamedFabric {
   std::string name;
   Fabric fabric;
@@ -128,6 +138,15 @@ TEST(SwitchTraffic, EverySchemeRoutesSwitchesToEveryLidAndCasToEverySwitch) {
         EXPECT_GT(correctness.switch_pairs, 0) << what;
         EXPECT_EQ(correctness.switch_unreachable, 0) << what;
         EXPECT_EQ(correctness.credit_loops, 0) << what << ": " << fmt::format("{}", fmt::join(correctness.examples, "; "));
+        // On a tree where every switch route goes up, then down, or turns only at the turn leaf and
+        // above it (route/switch_routes_legal.h), none closes a credit loop with the CAs' routes.
+        const std::vector<FamilyMatch>& families = routed->detection.families;
+        const bool tree = !families.empty() && families.front().family != Family::kRfc &&
+                          families.front().family != Family::kMikant && families.front().family != Family::kAnyFabric;
+        if (tree && is_folded_clos(named.fabric, routed->detection.levels) && routed->routing.dest_sl.empty() &&
+            takes_no_shortest_path(routed->routing.notes)) {
+          EXPECT_EQ(correctness.switch_credit_loops, 0) << what << ": " << fmt::format("{}", fmt::join(correctness.examples, "; "));
+        }
       }
     }
   }

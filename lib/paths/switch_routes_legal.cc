@@ -1,0 +1,323 @@
+#include "paths/switch_routes_legal.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "detect/levels.h"
+#include "paths/updown_reach.h"
+
+namespace ftclos {
+namespace {
+
+// The shape of the route from a switch on, for one LID; later shapes are worse.
+enum Shape : uint8_t {
+  kDown,      // only down (or the switch delivers)
+  kUpDown,    // up, then only down
+  kTurnDown,  // down to the turn leaf, up, down
+  kTurnUp,    // up, down to the turn leaf, up, down
+  kAny,       // delivers, turning elsewhere (a shortest path where nothing legal exists)
+  kBad,       // does not deliver, or turns where it must not
+  kUnknown,
+  kVisiting,
+};
+
+bool delivers(Shape shape) { return shape <= kAny; }
+
+bool climbs(const Fabric& fabric, const Levels& levels, int x, int port) {
+  return direction(fabric, levels, {x, port}) == Direction::kUp;
+}
+
+// The switch and every switch above it (reached going only up).
+std::vector<int> with_ancestors(const Fabric& fabric, const Levels& levels, int x) {
+  std::vector<int> out{x};
+  std::vector<bool> seen(fabric.size(), false);
+  seen[x] = true;
+  for (size_t head = 0; head < out.size(); ++head)
+    for (int p = 1; p <= fabric.node(out[head]).num_ports; ++p) {
+      if (!climbs(fabric, levels, out[head], p)) continue;
+      const int y = fabric.peer({out[head], p}).node;
+      if (!seen[y]) out.push_back(y);
+      seen[y] = true;
+    }
+  return out;
+}
+
+// The leaf whose ancestors hold the most top switches (then the first in
+// GUID order, so that a failure elsewhere does not move it): where
+// switches' routes turn.
+int choose_turn_leaf(const Fabric& fabric, const Levels& levels) {
+  std::vector<bool> peak(fabric.size(), false);
+  std::vector<int> leaves;
+  for (int x = 0; x < fabric.size(); ++x) {
+    const Node& node = fabric.node(x);
+    if (!node.is_switch() || levels.of[x] < 1) continue;
+    bool up = false;
+    for (int p = 1; p <= node.num_ports && !up; ++p) up = climbs(fabric, levels, x, p);
+    peak[x] = !up;
+    if (levels.of[x] == 1) leaves.push_back(x);
+  }
+  std::ranges::sort(leaves, [&](int a, int b) { return precedes_by_guid(fabric, a, b); });
+  int best = -1;
+  long best_score = -1;
+  for (int leaf : leaves) {
+    const std::vector<int> above = with_ancestors(fabric, levels, leaf);
+    const long score = std::ranges::count_if(above, [&](int x) { return peak[x]; });
+    if (score > best_score) {
+      best_score = score;
+      best = leaf;
+    }
+  }
+  return best;
+}
+
+class LegalCompleter {
+ public:
+  LegalCompleter(const RoutingInput& input, Lfts& lfts, LegalSwitchRoutes& out)
+      : fabric_(input.fabric), levels_(input.detection.levels), lids_(input.lids), lfts_(lfts), out_(out),
+        shape_(fabric_.size(), kUnknown), fixed_(fabric_.size(), false) {
+    for (int x = 0; x < fabric_.size(); ++x)
+      if (fabric_.node(x).is_switch() && levels_.of[x] >= 1) switches_.push_back(x);
+    // GUID order, so that the entries written do not depend on the order nodes come in.
+    std::ranges::sort(switches_, [&](int a, int b) { return precedes_by_guid(fabric_, a, b); });
+    std::vector<bool> seen(fabric_.size(), false);
+    for (int c = 0; c < fabric_.size(); ++c) {
+      if (fabric_.node(c).is_switch() || c >= static_cast<int>(lids_.base.size()) || lids_.base[c] == 0) continue;
+      const int entry = exit_of(fabric_, c).target;
+      if (entry >= 0 && !seen[entry]) entry_switches_.push_back(entry);
+      if (entry >= 0) seen[entry] = true;
+    }
+    out_.turn_leaf = choose_turn_leaf(fabric_, levels_);
+    turn_switch_.assign(fabric_.size(), false);
+    if (out_.turn_leaf >= 0)
+      for (int x : with_ancestors(fabric_, levels_, out_.turn_leaf)) turn_switch_[x] = true;
+  }
+
+  /// Whether the CAs' own routes to CA LID `lid` go up, then down.
+  bool ca_routes_up_down(int lid) {
+    if (!start(lid)) return true;
+    return mark_fixed(lid);
+  }
+
+  /// False when the CAs' own routes to `lid` do not go up, then down.
+  bool complete(int lid, const Lfts* previous) {
+    if (!start(lid)) return true;
+    if (!fabric_.node(owner_).is_switch() && !mark_fixed(lid)) return false;
+    if (previous && take_previous(*previous, lid)) {
+      std::ranges::fill(shape_, kUnknown);
+      for (int x : switches_) settle(x, lid);
+    }
+    std::vector<int> bad;
+    for (int x : switches_)
+      if (shape_[x] == kBad && !fixed_[x]) bad.push_back(x);
+    // Rounds: round r settles the switches r hops from routes that deliver,
+    // first those whose own entry is at fault, then any.
+    while (!bad.empty()) {
+      if (!reroute(bad, lid, /*own_fault_only=*/true) && !reroute(bad, lid, false)) break;
+      std::erase_if(bad, [&](int x) { return shape_[x] != kBad; });
+      for (int x : bad) shape_[x] = kUnknown;
+      for (int x : bad) settle(x, lid);
+      std::erase_if(bad, [&](int x) { return shape_[x] != kBad; });
+    }
+    if (!bad.empty()) detour(bad);
+    return true;
+  }
+
+ private:
+  // Settles every switch for `lid`; false when its owner hangs on no switch a CA reaches.
+  bool start(int lid) {
+    lid_ = lid;
+    owner_ = lids_.owner[lid];
+    exit_ = exit_of(fabric_, owner_);
+    if (exit_.target < 0 || levels_.of[exit_.target] < 1) return false;
+    std::ranges::fill(shape_, kUnknown);
+    std::fill(fixed_.begin(), fixed_.end(), false);
+    for (int x : switches_) settle(x, lid);
+    return true;
+  }
+
+  uint8_t entry(int x, int lid) const {
+    const std::vector<uint8_t>& table = lfts_.port[x];
+    return lid < static_cast<int>(table.size()) ? table[lid] : kNoPath;
+  }
+
+  // The switch `x`'s entry leads to; -1 when it leads nowhere or to a CA.
+  int next_of(int x, int lid) const {
+    const uint8_t port = entry(x, lid);
+    if (port == kNoPath || port == 0 || port > fabric_.node(x).num_ports) return -1;
+    const PortRef peer = fabric_.peer({x, port});
+    return peer.valid() && fabric_.node(peer.node).is_switch() ? peer.node : -1;
+  }
+
+  bool delivers_here(int x, int lid) const {
+    return x == owner_ || (x == exit_.target && entry(x, lid) == exit_.port);
+  }
+
+  // The shape of x's route through neighbour `y` (a switch whose shape is known).
+  Shape through(int x, int port, int y) const {
+    const Shape after = static_cast<Shape>(shape_[y]);
+    if (!delivers(after)) return kBad;
+    if (after == kAny) return kAny;
+    if (climbs(fabric_, levels_, x, port)) return after <= kUpDown ? kUpDown : kTurnUp;
+    if (after == kDown || after == kTurnDown) return after;
+    return turn_switch_[y] && after == kUpDown ? kTurnDown : kBad;
+  }
+
+  void settle(int x, int lid) {
+    int at = x;
+    for (;;) {
+      if (shape_[at] != kUnknown) break;  // known, or kVisiting: a loop
+      if (delivers_here(at, lid)) {
+        shape_[at] = kDown;
+        break;
+      }
+      const int next = next_of(at, lid);
+      if (next < 0) {
+        shape_[at] = kBad;
+        break;
+      }
+      shape_[at] = kVisiting;
+      path_.push_back(at);
+      at = next;
+    }
+    for (auto it = path_.rbegin(); it != path_.rend(); ++it) {
+      const int next = next_of(*it, lid);
+      shape_[*it] = shape_[next] == kVisiting ? kBad : through(*it, entry(*it, lid), next);
+    }
+    path_.clear();
+  }
+
+  // Gives the switches no CA route crosses their previous port for `lid`;
+  // whether any changed (those that no longer deliver are rerouted after).
+  bool take_previous(const Lfts& previous, int lid) {
+    bool any = false;
+    for (int x : switches_) {
+      if (fixed_[x] || x >= static_cast<int>(previous.port.size())) continue;
+      const std::vector<uint8_t>& before = previous.port[x];
+      if (lid >= static_cast<int>(before.size()) || before[lid] == kNoPath || before[lid] == entry(x, lid)) continue;
+      std::vector<uint8_t>& table = lfts_.port[x];
+      if (table.size() < static_cast<size_t>(lids_.max_lid) + 1) table.resize(lids_.max_lid + 1, kNoPath);
+      table[lid] = before[lid];
+      any = true;
+    }
+    return any;
+  }
+
+  // Marks the switches CA routes to `lid` cross; false when one of them turns or fails.
+  bool mark_fixed(int lid) {
+    for (int e : entry_switches_)
+      for (int at = e; at >= 0 && !fixed_[at]; at = delivers_here(at, lid) ? -1 : next_of(at, lid)) {
+        if (shape_[at] > kUpDown) return false;
+        fixed_[at] = true;
+      }
+    return true;
+  }
+
+  // Gives the switches of `bad` a port to a switch whose route delivers, the
+  // best shape first; with `own_fault_only`, only those whose own entry (not
+  // a later one) is at fault. Whether any was given.
+  bool reroute(const std::vector<int>& bad, int lid, bool own_fault_only) {
+    moves_.clear();
+    for (int x : bad) {
+      if (own_fault_only) {
+        const int next = next_of(x, lid);
+        if (next >= 0 && shape_[next] == kBad) continue;
+      }
+      if (x == exit_.target) {  // its own CA's cable
+        moves_.push_back({x, exit_.port, kDown});
+        continue;
+      }
+      const int ports = fabric_.node(x).num_ports;
+      std::pair<int, Shape> best{0, kBad};
+      for (int k = 0; k < ports; ++k) {
+        const int port = 1 + (lid + k) % ports;  // rotated by LID: the entries spread over the ports
+        const PortRef peer = fabric_.peer({x, port});
+        if (!peer.valid() || !fabric_.node(peer.node).is_switch()) continue;
+        const Shape shape = through(x, port, peer.node);
+        if (shape < best.second && shape != kAny) best = {port, shape};
+      }
+      if (best.first != 0) moves_.push_back({x, best.first, best.second});
+    }
+    for (const Move& move : moves_) write(move);
+    return !moves_.empty();
+  }
+
+  // What has no legal route takes a shortest path over switch cables to one that delivers.
+  void detour(const std::vector<int>& bad) {
+    for (bool changed = true; changed;) {
+      moves_.clear();
+      for (int x : bad) {
+        if (shape_[x] != kBad) continue;
+        const Node& node = fabric_.node(x);
+        for (int port = 1; port <= node.num_ports; ++port) {
+          const PortRef peer = node.ports[port].peer;
+          if (peer.valid() && fabric_.node(peer.node).is_switch() && delivers(static_cast<Shape>(shape_[peer.node]))) {
+            moves_.push_back({x, port, kAny});
+            break;
+          }
+        }
+      }
+      for (const Move& move : moves_) write(move);
+      out_.illegal += static_cast<long>(moves_.size());
+      changed = !moves_.empty();
+    }
+  }
+
+  struct Move {
+    int node;
+    int port;
+    Shape shape;
+  };
+
+  void write(const Move& move) {
+    std::vector<uint8_t>& table = lfts_.port[move.node];
+    if (table.size() < static_cast<size_t>(lids_.max_lid) + 1) table.resize(lids_.max_lid + 1, kNoPath);
+    table[lid_] = static_cast<uint8_t>(move.port);
+    shape_[move.node] = move.shape;
+    ++out_.written;
+    out_.turned += move.shape == kTurnDown || move.shape == kTurnUp;
+  }
+
+  const Fabric& fabric_;
+  const Levels& levels_;
+  const LidMap& lids_;
+  Lfts& lfts_;
+  LegalSwitchRoutes& out_;
+  std::vector<int> switches_;        // in GUID order
+  std::vector<int> entry_switches_;  // the switches CAs with LIDs enter at, once each
+  std::vector<uint8_t> shape_;       // per node, for the LID being completed
+  std::vector<bool> fixed_;          // per node: a CA's route to the LID crosses it
+  std::vector<bool> turn_switch_;    // per node: the turn leaf or above it, where a route may turn
+  std::vector<int> path_;
+  std::vector<Move> moves_;
+  int owner_ = -1;
+  Exit exit_;
+  int lid_ = 0;
+};
+
+}  // namespace
+
+LegalSwitchRoutes make_switch_routes_legal(const RoutingInput& input, Lfts& lfts, const std::vector<uint8_t>& dest_sl,
+                                           const Lfts* previous) {
+  LegalSwitchRoutes out;
+  LegalCompleter completer(input, lfts, out);
+  auto own_sl = [&](int lid) { return lid < static_cast<int>(dest_sl.size()) && dest_sl[lid] != 0; };
+  // Levels' up/down must be the scheme's own rule (not up*/down* from a root): else mixing them could close loops.
+  for (int lid = 1; lid <= input.lids.max_lid; ++lid) {
+    const int owner = input.lids.owner[lid];
+    if (owner < 0 || input.fabric.node(owner).is_switch() || own_sl(lid) || completer.ca_routes_up_down(lid)) continue;
+    for (int other = 1; other <= input.lids.max_lid; ++other)
+      if (input.lids.owner[other] >= 0) out.left.push_back(other);
+    return out;
+  }
+  for (int lid = 1; lid <= input.lids.max_lid; ++lid) {
+    if (input.lids.owner[lid] < 0) continue;
+    if (own_sl(lid)) {
+      out.left.push_back(lid);
+      continue;
+    }
+    if (!completer.complete(lid, previous)) out.left.push_back(lid);
+  }
+  return out;
+}
+
+}  // namespace ftclos

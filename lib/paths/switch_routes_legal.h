@@ -1,0 +1,43 @@
+// Switches' own routes on a folded Clos without a credit loop. Switch LIDs
+// and the entries of switches no CA route to a LID crosses carry only
+// management traffic (PMA queries and answers, traps), but on the data VLs:
+// a route that turns from down to up there can close a credit loop with
+// the CAs' routes. Yet some must turn: two top switches, or a root of a
+// random Clos and a leaf it has no down path to, share no switch above both.
+//
+// So every such route goes up, then down (legal), or, where that is not
+// possible, turns at one leaf only, the turn leaf: down to it, up, then
+// down. Why that closes no cycle: a cycle in the channel dependencies must
+// turn from down to up somewhere (routes that only climb, then descend,
+// cannot close one), so at the turn leaf; from there its dependencies climb
+// and descend and must come down into the turn leaf again, which takes a
+// route that climbs out of the leaf's own ancestors and comes back down to
+// them: minimal routes do not. The auditor's switch credit-loop count
+// (audit/audit.h) checks it on every fabric the tests route. The turn leaf
+// is the leaf that the most top switches reach going down, so their routes
+// to its own CAs need no turn.
+#pragma once
+
+#include <vector>
+
+#include "route/routing.h"
+
+namespace ftclos {
+
+struct LegalSwitchRoutes {
+  long written = 0;   // entries written
+  long turned = 0;    // of them: routes that turn at the turn leaf
+  long illegal = 0;   // of them: no route up, then down, nor through the turn leaf (a shortest path)
+  int turn_leaf = -1;
+  std::vector<int> left;  // LIDs whose CA routes are not up/down (their own SLs): not handled here
+};
+
+/// On a folded Clos (is_folded_clos), makes every switch's route to every
+/// LID with SL 0 deliver up, then down, or through the turn leaf, changing
+/// only entries no CA route to that LID crosses. With `previous` (the last
+/// sweep's tables on this fabric), those entries take the previous port
+/// wherever it still delivers so: the fewest entries change.
+LegalSwitchRoutes make_switch_routes_legal(const RoutingInput& input, Lfts& lfts, const std::vector<uint8_t>& dest_sl,
+                                           const Lfts* previous = nullptr);
+
+}  // namespace ftclos

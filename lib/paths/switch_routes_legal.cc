@@ -1,6 +1,7 @@
 #include "paths/switch_routes_legal.h"
 
 #include <algorithm>
+#include <ranges>
 #include <utility>
 
 #include "detect/levels.h"
@@ -42,10 +43,9 @@ std::vector<int> with_ancestors(const Fabric& fabric, const Levels& levels, int 
   return out;
 }
 
-// The leaf whose ancestors hold the most top switches (then the first in
-// GUID order, so that a failure elsewhere does not move it): where
-// switches' routes turn.
-int choose_turn_leaf(const Fabric& fabric, const Levels& levels) {
+}  // namespace
+
+int switch_turn_leaf(const Fabric& fabric, const Levels& levels) {
   std::vector<bool> peak(fabric.size(), false);
   std::vector<int> leaves;
   for (int x = 0; x < fabric.size(); ++x) {
@@ -70,13 +70,17 @@ int choose_turn_leaf(const Fabric& fabric, const Levels& levels) {
   return best;
 }
 
+namespace {
+
 class LegalCompleter {
  public:
   LegalCompleter(const RoutingInput& input, Lfts& lfts, LegalSwitchRoutes& out)
       : fabric_(input.fabric), levels_(input.detection.levels), lids_(input.lids), lfts_(lfts), out_(out),
         shape_(fabric_.size(), kUnknown), fixed_(fabric_.size(), false) {
     for (int x = 0; x < fabric_.size(); ++x)
-      if (fabric_.node(x).is_switch() && levels_.of[x] >= 1) switches_.push_back(x);
+      if (fabric_.node(x).is_switch()) every_switch_.push_back(x);
+    for (int x : every_switch_)
+      if (levels_.of[x] >= 1) switches_.push_back(x);
     // GUID order, so that the entries written do not depend on the order nodes come in.
     std::ranges::sort(switches_, [&](int a, int b) { return precedes_by_guid(fabric_, a, b); });
     std::vector<bool> seen(fabric_.size(), false);
@@ -86,50 +90,146 @@ class LegalCompleter {
       if (entry >= 0 && !seen[entry]) entry_switches_.push_back(entry);
       if (entry >= 0) seen[entry] = true;
     }
-    out_.turn_leaf = choose_turn_leaf(fabric_, levels_);
+    for (int x = 0; x < fabric_.size(); ++x) {
+      port_index_.push_back(static_cast<int>(up_port_.size()));
+      up_port_.push_back(false);  // port 0
+      switch_peer_.push_back(-1);
+      for (int p = 1; p <= fabric_.node(x).num_ports; ++p) {
+        up_port_.push_back(climbs(fabric_, levels_, x, p));
+        const PortRef peer = fabric_.peer({x, p});
+        switch_peer_.push_back(peer.valid() && fabric_.node(peer.node).is_switch() ? peer.node : -1);
+      }
+    }
+    out_.turn_leaf = switch_turn_leaf(fabric_, levels_);
     turn_switch_.assign(fabric_.size(), false);
-    if (out_.turn_leaf >= 0)
-      for (int x : with_ancestors(fabric_, levels_, out_.turn_leaf)) turn_switch_[x] = true;
+    toward_turn_leaf_.resize(fabric_.size());
+    if (out_.turn_leaf < 0) return;
+    for (int x : with_ancestors(fabric_, levels_, out_.turn_leaf)) turn_switch_[x] = true;
+    mark_peaks();
+    for (int x : switches_) {
+      if (x == out_.turn_leaf) continue;
+      // The up/down rule toward the turn leaf: down within its ancestors, else up to a switch above both.
+      for (int p = 1; p <= fabric_.node(x).num_ports; ++p) {
+        const int next = switch_peer_[port_index_[x] + p];
+        if (next < 0) continue;
+        const bool up = up_port_[port_index_[x] + p];
+        if (turn_switch_[x] ? !up && turn_switch_[next] : up && shares_peak(next, out_.turn_leaf))
+          toward_turn_leaf_[x].push_back(static_cast<uint8_t>(p));
+      }
+    }
   }
+
+  /// Marks the LIDs every switch's route to goes up, then down (the common
+  /// case), checked entry by entry without following routes: levels change
+  /// by one per cable on a folded Clos, so such routes cannot loop. Switch
+  /// by switch, so that each table is read in order; with `previous`, only
+  /// the LIDs whose entries it holds unchanged.
+  void mark_up_down(const Lfts* previous) {
+    const std::vector<Exit> exits = exits_by_lid(fabric_, lids_);
+    std::vector<uint8_t> up_down(lids_.max_lid + 1, 1);
+    auto at = [](const std::vector<uint8_t>& table, int lid) {
+      return lid < static_cast<int>(table.size()) ? table[lid] : kNoPath;
+    };
+    for (int x : switches_) {
+      const std::vector<uint8_t>& table = lfts_.port[x];
+      const std::vector<uint8_t>* before = previous && x < static_cast<int>(previous->port.size()) ? &previous->port[x] : nullptr;
+      const int first = port_index_[x], ports = fabric_.node(x).num_ports;
+      for (int lid = 1; lid <= lids_.max_lid; ++lid) {
+        if (!up_down[lid] || lids_.owner[lid] == x) continue;
+        const uint8_t port = at(table, lid);
+        const Exit& exit = exits[lid];
+        bool legal = !previous || port == (before ? at(*before, lid) : kNoPath);
+        if (legal && !(x == exit.target && port == exit.port)) {
+          const int next = port == kNoPath || port == 0 || port > ports ? -1 : switch_peer_[first + port];
+          legal = next >= 0;
+          if (legal && !up_port_[first + port] && lids_.owner[lid] != next) {
+            // Down to `next`: its route must go down too, or deliver.
+            const uint8_t after = at(lfts_.port[next], lid);
+            legal = (next == exit.target && after == exit.port) ||
+                    (after != kNoPath && after != 0 && after <= fabric_.node(next).num_ports &&
+                     switch_peer_[port_index_[next] + after] >= 0 && !up_port_[port_index_[next] + after]);
+          }
+        }
+        if (!legal) up_down[lid] = 0;
+      }
+    }
+    up_down_.assign(up_down.begin(), up_down.end());
+  }
+
 
   /// Whether the CAs' own routes to CA LID `lid` go up, then down.
   bool ca_routes_up_down(int lid) {
+    if (up_down_[lid]) return true;
     if (!start(lid)) return true;
     return mark_fixed(lid);
   }
 
   /// False when the CAs' own routes to `lid` do not go up, then down.
   bool complete(int lid, const Lfts* previous) {
+    if (up_down_[lid]) return true;
     if (!start(lid)) return true;
     if (!fabric_.node(owner_).is_switch() && !mark_fixed(lid)) return false;
-    if (previous && take_previous(*previous, lid)) {
-      std::ranges::fill(shape_, kUnknown);
-      for (int x : switches_) settle(x, lid);
+    if (!previous) {
+      head_for_turn_leaf(lid);
+      reroute_bad(lid);
+      return true;
     }
-    std::vector<int> bad;
-    for (int x : switches_)
-      if (shape_[x] == kBad && !fixed_[x]) bad.push_back(x);
-    // Rounds: round r settles the switches r hops from routes that deliver,
-    // first those whose own entry is at fault, then any.
-    while (!bad.empty()) {
-      if (!reroute(bad, lid, /*own_fault_only=*/true) && !reroute(bad, lid, false)) break;
-      std::erase_if(bad, [&](int x) { return shape_[x] != kBad; });
-      for (int x : bad) shape_[x] = kUnknown;
-      for (int x : bad) settle(x, lid);
-      std::erase_if(bad, [&](int x) { return shape_[x] != kBad; });
-    }
-    if (!bad.empty()) detour(bad);
+    // Keeping the previous ports and then rerouting can change more than
+    // completing the scheme's entries afresh (when the turn leaf moved):
+    // both are legal, so the one that changes fewer entries is written.
+    const Column scheme = save(lid);
+    if (take_previous(*previous, lid)) give_way_to_scheme(lid);
+    reroute_bad(lid);
+    const Column kept = save(lid);
+    restore(scheme, lid);
+    head_for_turn_leaf(lid);
+    reroute_bad(lid);
+    if (changes(kept, *previous, lid) <= changes(save(lid), *previous, lid)) restore(kept, lid);
     return true;
   }
 
+
  private:
+  // The top switches above each switch (itself, when it is one), as bits:
+  // two switches share one exactly when a route goes up from one, then down
+  // to the other (any switch above both has a top switch above it).
+  void mark_peaks() {
+    std::vector<int> peaks;
+    for (int x : switches_)
+      if (std::ranges::none_of(std::views::iota(1, fabric_.node(x).num_ports + 1),
+                               [&](int p) { return up_port_[port_index_[x] + p] && switch_peer_[port_index_[x] + p] >= 0; }))
+        peaks.push_back(x);
+    peak_words_ = (peaks.size() + 63) / 64;
+    peak_bits_.assign(fabric_.size() * peak_words_, 0);
+    for (size_t k = 0; k < peaks.size(); ++k) peak_bits_[peaks[k] * peak_words_ + k / 64] |= uint64_t{1} << (k % 64);
+    std::vector<int> top_down = switches_;
+    std::ranges::sort(top_down, [&](int a, int b) { return levels_.of[a] > levels_.of[b]; });
+    for (int x : top_down)
+      for (int p = 1; p <= fabric_.node(x).num_ports; ++p) {
+        const int above = switch_peer_[port_index_[x] + p];
+        if (above < 0 || !up_port_[port_index_[x] + p]) continue;
+        for (size_t w = 0; w < peak_words_; ++w) peak_bits_[x * peak_words_ + w] |= peak_bits_[above * peak_words_ + w];
+      }
+  }
+
+  bool shares_peak(int a, int b) const {
+    for (size_t w = 0; w < peak_words_; ++w)
+      if (peak_bits_[a * peak_words_ + w] & peak_bits_[b * peak_words_ + w]) return true;
+    return false;
+  }
+
+  // Every switch's (settle may pass switches outside switches_); CAs have none.
+  void reset_shapes() {
+    for (int x : every_switch_) shape_[x] = kUnknown;
+  }
+
   // Settles every switch for `lid`; false when its owner hangs on no switch a CA reaches.
   bool start(int lid) {
     lid_ = lid;
     owner_ = lids_.owner[lid];
     exit_ = exit_of(fabric_, owner_);
     if (exit_.target < 0 || levels_.of[exit_.target] < 1) return false;
-    std::ranges::fill(shape_, kUnknown);
+    reset_shapes();
     std::fill(fixed_.begin(), fixed_.end(), false);
     for (int x : switches_) settle(x, lid);
     return true;
@@ -157,7 +257,7 @@ class LegalCompleter {
     const Shape after = static_cast<Shape>(shape_[y]);
     if (!delivers(after)) return kBad;
     if (after == kAny) return kAny;
-    if (climbs(fabric_, levels_, x, port)) return after <= kUpDown ? kUpDown : kTurnUp;
+    if (up_port_[port_index_[x] + port]) return after <= kUpDown ? kUpDown : kTurnUp;
     if (after == kDown || after == kTurnDown) return after;
     return turn_switch_[y] && after == kUpDown ? kTurnDown : kBad;
   }
@@ -186,20 +286,117 @@ class LegalCompleter {
     path_.clear();
   }
 
+  // The common case of what needs a turn, in one step per switch: a switch
+  // with no up/down route to the target takes an up/down port toward the
+  // turn leaf. Its route then climbs and descends toward the turn leaf
+  // until a switch that has an up/down route to the target: reached going
+  // down, that switch is the turn leaf or above it, where a turn is legal.
+  void head_for_turn_leaf(int lid) {
+    const int turn_leaf = out_.turn_leaf;
+    if (turn_leaf < 0 || !shares_peak(turn_leaf, exit_.target)) return;
+    std::vector<int> moved;
+    for (int x : switches_) {
+      const std::vector<uint8_t>& ports = toward_turn_leaf_[x];
+      if (shape_[x] != kBad || fixed_[x] || ports.empty() || shares_peak(x, exit_.target)) continue;
+      std::vector<uint8_t>& table = lfts_.port[x];
+      if (table.size() < static_cast<size_t>(lids_.max_lid) + 1) table.resize(lids_.max_lid + 1, kNoPath);
+      table[lid] = ports[lid % ports.size()];  // by LID: the entries spread over the ports
+      moved.push_back(x);
+    }
+    if (moved.empty()) return;
+    reset_shapes();
+    for (int x : switches_) settle(x, lid);
+    out_.written += static_cast<long>(moved.size());
+    out_.turned += std::ranges::count_if(moved, [&](int x) { return shape_[x] == kTurnDown || shape_[x] == kTurnUp; });
+  }
+
+  // Gives every switch whose route for `lid` does not deliver legally a port to one that does.
+  void reroute_bad(int lid) {
+    std::vector<int> bad;
+    for (int x : switches_)
+      if (shape_[x] == kBad && !fixed_[x]) bad.push_back(x);
+    // Rounds: round r settles the switches r hops from routes that deliver,
+    // first those whose own entry is at fault, then any.
+    while (!bad.empty()) {
+      if (!reroute(bad, lid, /*own_fault_only=*/true) && !reroute(bad, lid, false)) break;
+      std::erase_if(bad, [&](int x) { return shape_[x] != kBad; });
+      for (int x : bad) shape_[x] = kUnknown;
+      for (int x : bad) settle(x, lid);
+      std::erase_if(bad, [&](int x) { return shape_[x] != kBad; });
+    }
+    if (!bad.empty()) detour(bad);
+  }
+
+  // One LID's entries in every switch, with the counts written for them.
+  struct Column {
+    std::vector<uint8_t> port;  // per switch in switches_ order
+    LegalSwitchRoutes counts;
+  };
+
+  Column save(int lid) const {
+    Column column{{}, out_};
+    for (int x : switches_) column.port.push_back(entry(x, lid));
+    return column;
+  }
+
+  void restore(const Column& column, int lid) {
+    for (size_t i = 0; i < switches_.size(); ++i) {
+      std::vector<uint8_t>& table = lfts_.port[switches_[i]];
+      if (table.size() < static_cast<size_t>(lids_.max_lid) + 1) table.resize(lids_.max_lid + 1, kNoPath);
+      table[lid] = column.port[i];
+    }
+    out_.written = column.counts.written;
+    out_.turned = column.counts.turned;
+    out_.illegal = column.counts.illegal;
+    reset_shapes();
+    for (int x : switches_) settle(x, lid);
+  }
+
+  long changes(const Column& column, const Lfts& previous, int lid) const {
+    long n = 0;
+    for (size_t i = 0; i < switches_.size(); ++i) {
+      const int x = switches_[i];
+      const bool known = x < static_cast<int>(previous.port.size()) && lid < static_cast<int>(previous.port[x].size());
+      n += column.port[i] != (known ? previous.port[x][lid] : kNoPath);
+    }
+    return n;
+  }
+
   // Gives the switches no CA route crosses their previous port for `lid`;
   // whether any changed (those that no longer deliver are rerouted after).
   bool take_previous(const Lfts& previous, int lid) {
-    bool any = false;
+    taken_.clear();
     for (int x : switches_) {
       if (fixed_[x] || x >= static_cast<int>(previous.port.size())) continue;
       const std::vector<uint8_t>& before = previous.port[x];
       if (lid >= static_cast<int>(before.size()) || before[lid] == kNoPath || before[lid] == entry(x, lid)) continue;
       std::vector<uint8_t>& table = lfts_.port[x];
       if (table.size() < static_cast<size_t>(lids_.max_lid) + 1) table.resize(lids_.max_lid + 1, kNoPath);
+      taken_.push_back({x, table[lid]});
       table[lid] = before[lid];
-      any = true;
     }
-    return any;
+    return !taken_.empty();
+  }
+
+  // A previous port that no longer delivers legally gives way to the
+  // scheme's own entry before anything is rerouted: the scheme's entries
+  // are what a sweep from scratch writes, so keeping never changes more.
+  // First those whose own entry is at fault, then (a loop) all.
+  void give_way_to_scheme(int lid) {
+    for (bool own_fault_only = true;;) {
+      reset_shapes();
+      for (int x : switches_) settle(x, lid);
+      bool restored = false;
+      for (const auto& [x, own] : taken_) {
+        const int next = next_of(x, lid);
+        if (shape_[x] != kBad || entry(x, lid) == own || (own_fault_only && next >= 0 && shape_[next] == kBad))
+          continue;
+        lfts_.port[x][lid] = own;
+        restored = true;
+      }
+      if (!restored && !own_fault_only) return;
+      own_fault_only = restored;
+    }
   }
 
   // Marks the switches CA routes to `lid` cross; false when one of them turns or fails.
@@ -282,13 +479,22 @@ class LegalCompleter {
   const LidMap& lids_;
   Lfts& lfts_;
   LegalSwitchRoutes& out_;
-  std::vector<int> switches_;        // in GUID order
+  std::vector<bool> up_down_;        // per LID: mark_up_down's finding
+  std::vector<uint8_t> up_port_;     // at port_index_[node] + port: the port climbs
+  std::vector<int> switch_peer_;     // at port_index_[node] + port: the switch cabled there, or -1
+  std::vector<int> port_index_;
+  std::vector<int> every_switch_;
+  std::vector<int> switches_;        // those with a level, in GUID order
   std::vector<int> entry_switches_;  // the switches CAs with LIDs enter at, once each
   std::vector<uint8_t> shape_;       // per node, for the LID being completed
   std::vector<bool> fixed_;          // per node: a CA's route to the LID crosses it
   std::vector<bool> turn_switch_;    // per node: the turn leaf or above it, where a route may turn
+  std::vector<uint64_t> peak_bits_;  // per node, peak_words_ words: mark_peaks
+  size_t peak_words_ = 0;
+  std::vector<std::vector<uint8_t>> toward_turn_leaf_;  // per switch: its up/down ports toward the turn leaf
   std::vector<int> path_;
   std::vector<Move> moves_;
+  std::vector<std::pair<int, uint8_t>> taken_;  // switches given their previous port for the LID, and the scheme's
   int owner_ = -1;
   Exit exit_;
   int lid_ = 0;
@@ -300,6 +506,7 @@ LegalSwitchRoutes make_switch_routes_legal(const RoutingInput& input, Lfts& lfts
                                            const Lfts* previous) {
   LegalSwitchRoutes out;
   LegalCompleter completer(input, lfts, out);
+  completer.mark_up_down(previous);
   auto own_sl = [&](int lid) { return lid < static_cast<int>(dest_sl.size()) && dest_sl[lid] != 0; };
   // Levels' up/down must be the scheme's own rule (not up*/down* from a root): else mixing them could close loops.
   for (int lid = 1; lid <= input.lids.max_lid; ++lid) {

@@ -32,6 +32,13 @@ struct LegalSwitchRoutes {
   std::vector<int> left;  // LIDs whose CA routes are not up/down (their own SLs): not handled here
 };
 
+/// The leaf whose ancestors hold the most top switches, then the first in
+/// GUID order (so that a failure elsewhere does not move it): where
+/// switches' routes turn. It moves only when a failure takes top switches
+/// from its ancestors: top switches that cannot reach it going down could
+/// not turn there. -1 without leaves.
+int switch_turn_leaf(const Fabric& fabric, const Levels& levels);
+
 /// On a folded Clos (is_folded_clos), makes every switch's route to every
 /// LID with SL 0 deliver up, then down, or through the turn leaf, changing
 /// only entries no CA route to that LID crosses. With `previous` (the last

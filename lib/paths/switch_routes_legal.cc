@@ -4,7 +4,9 @@
 #include <ranges>
 #include <utility>
 
+#include "detect/detect.h"
 #include "detect/levels.h"
+#include "paths/detour_layers.h"
 #include "paths/updown_reach.h"
 
 namespace ftclos {
@@ -172,6 +174,7 @@ class LegalCompleter {
     if (!previous) {
       head_for_turn_leaf(lid);
       reroute_bad(lid);
+      note_turns(lid);
       return true;
     }
     // Keeping the previous ports and then rerouting can change more than
@@ -185,6 +188,7 @@ class LegalCompleter {
     head_for_turn_leaf(lid);
     reroute_bad(lid);
     if (changes(kept, *previous, lid) <= changes(save(lid), *previous, lid)) restore(kept, lid);
+    note_turns(lid);
     return true;
   }
 
@@ -310,6 +314,11 @@ class LegalCompleter {
     out_.turned += std::ranges::count_if(moved, [&](int x) { return shape_[x] == kTurnDown || shape_[x] == kTurnUp; });
   }
 
+  void note_turns(int lid) {
+    if (std::ranges::any_of(switches_, [&](int x) { return shape_[x] >= kTurnDown && shape_[x] <= kAny; }))
+      out_.turning_lids.push_back(lid);
+  }
+
   // Gives every switch whose route for `lid` does not deliver legally a port to one that does.
   void reroute_bad(int lid) {
     std::vector<int> bad;
@@ -330,11 +339,12 @@ class LegalCompleter {
   // One LID's entries in every switch, with the counts written for them.
   struct Column {
     std::vector<uint8_t> port;  // per switch in switches_ order
-    LegalSwitchRoutes counts;
+    long written, turned, illegal;
+    size_t illegal_lids;
   };
 
   Column save(int lid) const {
-    Column column{{}, out_};
+    Column column{{}, out_.written, out_.turned, out_.illegal, out_.illegal_lids.size()};
     for (int x : switches_) column.port.push_back(entry(x, lid));
     return column;
   }
@@ -345,9 +355,10 @@ class LegalCompleter {
       if (table.size() < static_cast<size_t>(lids_.max_lid) + 1) table.resize(lids_.max_lid + 1, kNoPath);
       table[lid] = column.port[i];
     }
-    out_.written = column.counts.written;
-    out_.turned = column.counts.turned;
-    out_.illegal = column.counts.illegal;
+    out_.written = column.written;
+    out_.turned = column.turned;
+    out_.illegal = column.illegal;
+    out_.illegal_lids.resize(column.illegal_lids);
     reset_shapes();
     for (int x : switches_) settle(x, lid);
   }
@@ -455,6 +466,7 @@ class LegalCompleter {
       }
       for (const Move& move : moves_) write(move);
       out_.illegal += static_cast<long>(moves_.size());
+      if (!moves_.empty() && (out_.illegal_lids.empty() || out_.illegal_lids.back() != lid_)) out_.illegal_lids.push_back(lid_);
       changed = !moves_.empty();
     }
   }
@@ -507,7 +519,13 @@ LegalSwitchRoutes make_switch_routes_legal(const RoutingInput& input, Lfts& lfts
   LegalSwitchRoutes out;
   LegalCompleter completer(input, lfts, out);
   completer.mark_up_down(previous);
-  auto own_sl = [&](int lid) { return lid < static_cast<int>(dest_sl.size()) && dest_sl[lid] != 0; };
+  // A CA LID on an SL of its own has CA routes that turn (their layer keeps
+  // them apart); a switch LID's SL comes from its switches' turns, which
+  // layer_switch_turns places again after completing them.
+  auto own_sl = [&](int lid) {
+    return lid < static_cast<int>(dest_sl.size()) && dest_sl[lid] != 0 &&
+           !input.fabric.node(input.lids.owner[lid]).is_switch();
+  };
   // Levels' up/down must be the scheme's own rule (not up*/down* from a root): else mixing them could close loops.
   for (int lid = 1; lid <= input.lids.max_lid; ++lid) {
     const int owner = input.lids.owner[lid];
@@ -525,6 +543,21 @@ LegalSwitchRoutes make_switch_routes_legal(const RoutingInput& input, Lfts& lfts
     if (!completer.complete(lid, previous)) out.left.push_back(lid);
   }
   return out;
+}
+
+void layer_switch_turns(const RoutingInput& input, const LegalSwitchRoutes& legal, Routing& routing) {
+  const std::vector<FamilyMatch>& families = input.detection.families;
+  const Family family = families.empty() ? Family::kAnyFabric : families.front().family;
+  const bool labelled = family == Family::kFtree || family == Family::kKary || family == Family::kClos2 ||
+                        family == Family::kPgft;
+  // The argument holds for up/down routes on SL 0, not where CA routes turn on layers of their own.
+  bool ca_layers = false;
+  for (size_t lid = 1; lid < routing.dest_sl.size() && !ca_layers; ++lid)
+    ca_layers = routing.dest_sl[lid] != 0 && !input.fabric.node(input.lids.owner[lid]).is_switch();
+  if (labelled && !ca_layers)
+    layer_turning_lids(input.fabric, input.lids, legal.illegal_lids, 1, routing);
+  else
+    layer_turning_lids(input.fabric, input.lids, legal.turning_lids, 0, routing);
 }
 
 }  // namespace ftclos

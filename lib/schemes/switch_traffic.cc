@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "detect/levels.h"
+#include "paths/detour_layers.h"
 #include "paths/switch_routes_legal.h"
 #include "paths/updown_reach.h"
 
@@ -224,6 +225,7 @@ long complete_switch_traffic(const RoutingInput& input, Routing& routing) {
           "credit loop; {} take a shortest path: no legal one exists)",
           legal.written, legal.turned, input.fabric.node(legal.turn_leaf).display_name(), legal.illegal));
     written += legal.written;
+    layer_switch_turns(input, legal, routing);
     // The LIDs it leaves (their CA routes turn, on SLs of their own) only get their holes filled.
     std::vector<bool> left(holed.size(), false);
     for (int lid : legal.left) left[lid] = holed[lid];

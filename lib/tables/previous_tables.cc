@@ -36,7 +36,8 @@ long keep_previous(const RoutingInput& input, const Lfts& previous, Routing& rou
     layer_detours(input, reach, routing);
   }
   if (folded_clos) {
-    make_switch_routes_legal(input, routing.lfts, routing.dest_sl, &previous);
+    const LegalSwitchRoutes legal = make_switch_routes_legal(input, routing.lfts, routing.dest_sl, &previous);
+    layer_switch_turns(input, legal, routing);
     changed = 0;
     for (int x = 0; x < fabric.size(); ++x) {
       if (!fabric.node(x).is_switch() || x >= static_cast<int>(routing.lfts.port.size())) continue;

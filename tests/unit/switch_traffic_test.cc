@@ -8,8 +8,8 @@
 #include <fmt/ranges.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
-#include <regex>
 #include <set>
 #include <string>
 #include <vector>
@@ -79,14 +79,6 @@ Misses switch_traffic_misses(const Fabric& fabric, const LidMap& lids, const Lft
   return misses;
 }
 
-// Whether the notes say no switch route had to take an illegal shortest path.
-bool takes_no_shortest_path(const std::vector<std::string>& notes) {
-  static const std::regex kIllegal(R"(; (\d+) take a shortest path: no legal one exists)");
-  for (const std::string& note : notes)
-    if (std::smatch match; std::regex_search(note, match, kIllegal) && match[1] != "0") return false;
-  return true;
-}
-
 struct NamedFabric {
   std::string name;
   Fabric fabric;
@@ -138,13 +130,14 @@ TEST(SwitchTraffic, EverySchemeRoutesSwitchesToEveryLidAndCasToEverySwitch) {
         EXPECT_GT(correctness.switch_pairs, 0) << what;
         EXPECT_EQ(correctness.switch_unreachable, 0) << what;
         EXPECT_EQ(correctness.credit_loops, 0) << what << ": " << fmt::format("{}", fmt::join(correctness.examples, "; "));
-        // On a tree where every switch route goes up, then down, or turns only at the turn leaf and
-        // above it (route/switch_routes_legal.h), none closes a credit loop with the CAs' routes.
-        const std::vector<FamilyMatch>& families = routed->detection.families;
-        const bool tree = !families.empty() && families.front().family != Family::kRfc &&
-                          families.front().family != Family::kMikant && families.front().family != Family::kAnyFabric;
-        if (tree && is_folded_clos(named.fabric, routed->detection.levels) && routed->routing.dest_sl.empty() &&
-            takes_no_shortest_path(routed->routing.notes)) {
+        // On a folded Clos every switch route goes up, then down, or turns only at the turn leaf and
+        // above it, and where that could close a credit loop its LIDs go on SLs of their own
+        // (paths/switch_routes_legal.h): none closes one with the CAs' routes, unless the notes
+        // say some fit no SL (layered on RhinoBased512Nodes: its CA layers take all 8 VLs).
+        const bool said_so = std::ranges::any_of(routed->routing.notes, [](const std::string& note) {
+          return note.find("fit no SL up to") != std::string::npos;
+        });
+        if (is_folded_clos(named.fabric, routed->detection.levels) && !said_so) {
           EXPECT_EQ(correctness.switch_credit_loops, 0) << what << ": " << fmt::format("{}", fmt::join(correctness.examples, "; "));
         }
       }

@@ -1,6 +1,7 @@
 #include "paths/switch_routes_legal.h"
 
 #include <algorithm>
+#include <bit>
 #include <ranges>
 #include <utility>
 
@@ -45,31 +46,66 @@ std::vector<int> with_ancestors(const Fabric& fabric, const Levels& levels, int 
   return out;
 }
 
-}  // namespace
+// The top switches above each switch (itself, when it is one), as bits:
+// two switches share one exactly when a route goes up from one, then down
+// to the other (any switch above both has a top switch above it).
+struct PeakSets {
+  size_t words = 0;
+  std::vector<uint64_t> bits;  // per node, `words` words
 
-int switch_turn_leaf(const Fabric& fabric, const Levels& levels) {
-  std::vector<bool> peak(fabric.size(), false);
-  std::vector<int> leaves;
-  for (int x = 0; x < fabric.size(); ++x) {
-    const Node& node = fabric.node(x);
-    if (!node.is_switch() || levels.of[x] < 1) continue;
-    bool up = false;
-    for (int p = 1; p <= node.num_ports && !up; ++p) up = climbs(fabric, levels, x, p);
-    peak[x] = !up;
-    if (levels.of[x] == 1) leaves.push_back(x);
+  PeakSets(const Fabric& fabric, const Levels& levels) {
+    std::vector<int> switches, peaks;
+    for (int x = 0; x < fabric.size(); ++x)
+      if (fabric.node(x).is_switch() && levels.of[x] >= 1) switches.push_back(x);
+    auto above = [&](int x, int p) {
+      const PortRef peer = fabric.peer({x, p});
+      return peer.valid() && fabric.node(peer.node).is_switch() && climbs(fabric, levels, x, p) ? peer.node : -1;
+    };
+    for (int x : switches)
+      if (std::ranges::none_of(std::views::iota(1, fabric.node(x).num_ports + 1), [&](int p) { return above(x, p) >= 0; }))
+        peaks.push_back(x);
+    words = (peaks.size() + 63) / 64;
+    bits.assign(fabric.size() * words, 0);
+    for (size_t k = 0; k < peaks.size(); ++k) bits[peaks[k] * words + k / 64] |= uint64_t{1} << (k % 64);
+    std::ranges::sort(switches, [&](int a, int b) { return levels.of[a] > levels.of[b]; });
+    for (int x : switches)
+      for (int p = 1; p <= fabric.node(x).num_ports; ++p)
+        if (const int y = above(x, p); y >= 0)
+          for (size_t w = 0; w < words; ++w) bits[x * words + w] |= bits[y * words + w];
   }
+
+  bool share(int a, int b) const {
+    for (size_t w = 0; w < words; ++w)
+      if (bits[a * words + w] & bits[b * words + w]) return true;
+    return false;
+  }
+
+  long count(int x) const {
+    long n = 0;
+    for (size_t w = 0; w < words; ++w) n += std::popcount(bits[x * words + w]);
+    return n;
+  }
+};
+
+int turn_leaf_of(const Fabric& fabric, const Levels& levels, const PeakSets& peaks) {
+  std::vector<int> leaves;
+  for (int x = 0; x < fabric.size(); ++x)
+    if (fabric.node(x).is_switch() && levels.of[x] == 1) leaves.push_back(x);
   std::ranges::sort(leaves, [&](int a, int b) { return precedes_by_guid(fabric, a, b); });
   int best = -1;
   long best_score = -1;
-  for (int leaf : leaves) {
-    const std::vector<int> above = with_ancestors(fabric, levels, leaf);
-    const long score = std::ranges::count_if(above, [&](int x) { return peak[x]; });
-    if (score > best_score) {
+  for (int leaf : leaves)
+    if (const long score = peaks.count(leaf); score > best_score) {
       best_score = score;
       best = leaf;
     }
-  }
   return best;
+}
+
+}  // namespace
+
+int switch_turn_leaf(const Fabric& fabric, const Levels& levels) {
+  return turn_leaf_of(fabric, levels, PeakSets(fabric, levels));
 }
 
 namespace {
@@ -78,7 +114,7 @@ class LegalCompleter {
  public:
   LegalCompleter(const RoutingInput& input, Lfts& lfts, LegalSwitchRoutes& out)
       : fabric_(input.fabric), levels_(input.detection.levels), lids_(input.lids), lfts_(lfts), out_(out),
-        shape_(fabric_.size(), kUnknown), fixed_(fabric_.size(), false) {
+        peaks_(fabric_, levels_), shape_(fabric_.size(), kUnknown), fixed_(fabric_.size(), false) {
     for (int x = 0; x < fabric_.size(); ++x)
       if (fabric_.node(x).is_switch()) every_switch_.push_back(x);
     for (int x : every_switch_)
@@ -102,12 +138,11 @@ class LegalCompleter {
         switch_peer_.push_back(peer.valid() && fabric_.node(peer.node).is_switch() ? peer.node : -1);
       }
     }
-    out_.turn_leaf = switch_turn_leaf(fabric_, levels_);
+    out_.turn_leaf = turn_leaf_of(fabric_, levels_, peaks_);
     turn_switch_.assign(fabric_.size(), false);
     toward_turn_leaf_.resize(fabric_.size());
     if (out_.turn_leaf < 0) return;
     for (int x : with_ancestors(fabric_, levels_, out_.turn_leaf)) turn_switch_[x] = true;
-    mark_peaks();
     for (int x : switches_) {
       if (x == out_.turn_leaf) continue;
       // The up/down rule toward the turn leaf: down within its ancestors, else up to a switch above both.
@@ -115,7 +150,7 @@ class LegalCompleter {
         const int next = switch_peer_[port_index_[x] + p];
         if (next < 0) continue;
         const bool up = up_port_[port_index_[x] + p];
-        if (turn_switch_[x] ? !up && turn_switch_[next] : up && shares_peak(next, out_.turn_leaf))
+        if (turn_switch_[x] ? !up && turn_switch_[next] : up && peaks_.share(next, out_.turn_leaf))
           toward_turn_leaf_[x].push_back(static_cast<uint8_t>(p));
       }
     }
@@ -194,34 +229,6 @@ class LegalCompleter {
 
 
  private:
-  // The top switches above each switch (itself, when it is one), as bits:
-  // two switches share one exactly when a route goes up from one, then down
-  // to the other (any switch above both has a top switch above it).
-  void mark_peaks() {
-    std::vector<int> peaks;
-    for (int x : switches_)
-      if (std::ranges::none_of(std::views::iota(1, fabric_.node(x).num_ports + 1),
-                               [&](int p) { return up_port_[port_index_[x] + p] && switch_peer_[port_index_[x] + p] >= 0; }))
-        peaks.push_back(x);
-    peak_words_ = (peaks.size() + 63) / 64;
-    peak_bits_.assign(fabric_.size() * peak_words_, 0);
-    for (size_t k = 0; k < peaks.size(); ++k) peak_bits_[peaks[k] * peak_words_ + k / 64] |= uint64_t{1} << (k % 64);
-    std::vector<int> top_down = switches_;
-    std::ranges::sort(top_down, [&](int a, int b) { return levels_.of[a] > levels_.of[b]; });
-    for (int x : top_down)
-      for (int p = 1; p <= fabric_.node(x).num_ports; ++p) {
-        const int above = switch_peer_[port_index_[x] + p];
-        if (above < 0 || !up_port_[port_index_[x] + p]) continue;
-        for (size_t w = 0; w < peak_words_; ++w) peak_bits_[x * peak_words_ + w] |= peak_bits_[above * peak_words_ + w];
-      }
-  }
-
-  bool shares_peak(int a, int b) const {
-    for (size_t w = 0; w < peak_words_; ++w)
-      if (peak_bits_[a * peak_words_ + w] & peak_bits_[b * peak_words_ + w]) return true;
-    return false;
-  }
-
   // Every switch's (settle may pass switches outside switches_); CAs have none.
   void reset_shapes() {
     for (int x : every_switch_) shape_[x] = kUnknown;
@@ -297,11 +304,11 @@ class LegalCompleter {
   // down, that switch is the turn leaf or above it, where a turn is legal.
   void head_for_turn_leaf(int lid) {
     const int turn_leaf = out_.turn_leaf;
-    if (turn_leaf < 0 || !shares_peak(turn_leaf, exit_.target)) return;
+    if (turn_leaf < 0 || !peaks_.share(turn_leaf, exit_.target)) return;
     std::vector<int> moved;
     for (int x : switches_) {
       const std::vector<uint8_t>& ports = toward_turn_leaf_[x];
-      if (shape_[x] != kBad || fixed_[x] || ports.empty() || shares_peak(x, exit_.target)) continue;
+      if (shape_[x] != kBad || fixed_[x] || ports.empty() || peaks_.share(x, exit_.target)) continue;
       std::vector<uint8_t>& table = lfts_.port[x];
       if (table.size() < static_cast<size_t>(lids_.max_lid) + 1) table.resize(lids_.max_lid + 1, kNoPath);
       table[lid] = ports[lid % ports.size()];  // by LID: the entries spread over the ports
@@ -491,6 +498,7 @@ class LegalCompleter {
   const LidMap& lids_;
   Lfts& lfts_;
   LegalSwitchRoutes& out_;
+  const PeakSets peaks_;
   std::vector<bool> up_down_;        // per LID: mark_up_down's finding
   std::vector<uint8_t> up_port_;     // at port_index_[node] + port: the port climbs
   std::vector<int> switch_peer_;     // at port_index_[node] + port: the switch cabled there, or -1
@@ -501,8 +509,6 @@ class LegalCompleter {
   std::vector<uint8_t> shape_;       // per node, for the LID being completed
   std::vector<bool> fixed_;          // per node: a CA's route to the LID crosses it
   std::vector<bool> turn_switch_;    // per node: the turn leaf or above it, where a route may turn
-  std::vector<uint64_t> peak_bits_;  // per node, peak_words_ words: mark_peaks
-  size_t peak_words_ = 0;
   std::vector<std::vector<uint8_t>> toward_turn_leaf_;  // per switch: its up/down ports toward the turn leaf
   std::vector<int> path_;
   std::vector<Move> moves_;

@@ -145,18 +145,6 @@ std::string describe(const AuditInput& in, int source, int destination, int lid,
   return fmt::format("{} → {} (LID {:#x}): {}", name_of(fabric, source), name_of(fabric, destination), lid, what);
 }
 
-bool is_folded_clos(const Fabric& fabric, const Levels& levels) {
-  for (int x = 0; x < fabric.size(); ++x) {
-    if (!fabric.node(x).is_switch()) continue;
-    for (int p = 1; p <= fabric.node(x).num_ports; ++p) {
-      const PortRef peer = fabric.peer({x, p});
-      if (peer.valid() && fabric.node(peer.node).is_switch() && std::abs(levels.of[peer.node] - levels.of[x]) != 1)
-        return false;
-    }
-  }
-  return true;
-}
-
 // Per node, the switches its switch cables lead to, each once, flat: the
 // distance BFS runs once per leaf and reads only this.
 class SwitchGraph {

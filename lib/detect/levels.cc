@@ -1,6 +1,7 @@
 #include "detect/levels.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <deque>
 #include <map>
 
@@ -185,6 +186,18 @@ Direction direction(const Fabric& fabric, const Levels& levels, PortRef port) {
   if (theirs < mine) return Direction::kDown;
   if (theirs > mine) return Direction::kUp;
   return Direction::kSide;
+}
+
+bool is_folded_clos(const Fabric& fabric, const Levels& levels) {
+  for (int x = 0; x < fabric.size(); ++x) {
+    if (!fabric.node(x).is_switch()) continue;
+    for (int p = 1; p <= fabric.node(x).num_ports; ++p) {
+      const PortRef peer = fabric.peer({x, p});
+      if (peer.valid() && fabric.node(peer.node).is_switch() && std::abs(levels.of[peer.node] - levels.of[x]) != 1)
+        return false;
+    }
+  }
+  return true;
 }
 
 const char* direction_name(Direction direction) {

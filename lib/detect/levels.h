@@ -61,6 +61,10 @@ enum class Direction : uint8_t { kNone, kDown, kUp, kSide };
 /// away from them, kSide to a switch of the same level; kNone when uncabled.
 Direction direction(const Fabric& fabric, const Levels& levels, PortRef port);
 
+/// Whether every switch-to-switch cable joins adjacent levels (a folded
+/// Clos, however degraded): then up/down is a rule over the whole fabric.
+bool is_folded_clos(const Fabric& fabric, const Levels& levels);
+
 /// "up", "down", "side" or "none".
 const char* direction_name(Direction direction);
 

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "paths/cdg_layers.h"
@@ -49,6 +50,38 @@ int layer_detours(const RoutingInput& input, const UpDownReach& reach, Routing& 
   if (unplaced > 0)
     routing.notes.push_back(fmt::format("{} of them fit no SL up to {} without a credit loop", unplaced, kMaxDetourSl));
   return highest;
+}
+
+int layer_turning_lids(const Fabric& fabric, const LidMap& lid_map, const std::vector<int>& lids, int lowest_sl,
+                       Routing& routing) {
+  if (lids.empty()) return 0;
+  const Channels channels(fabric);
+  CdgLayers layers(channels.count());
+  if (routing.dest_sl.empty()) routing.dest_sl.assign(lid_map.max_lid + 1, 0);
+  std::vector<bool> turning(lid_map.max_lid + 1, false);
+  for (int lid : lids) turning[lid] = true;
+  // The layers already there first, each on its SL (layer = SL); SL 0 only when it may take more.
+  for (int lid = 1; lid <= lid_map.max_lid; ++lid) {
+    const int sl = routing.dest_sl[lid];
+    if (lid_map.owner[lid] >= 0 && !turning[lid] && (sl > 0 || lowest_sl == 0))
+      layers.place(dependencies_toward(fabric, routing.lfts, channels, lid), sl, sl);
+  }
+  int moved = 0, unplaced = 0, highest = 0;
+  for (int lid : lids) {
+    const int sl = layers.place(dependencies_toward(fabric, routing.lfts, channels, lid), lowest_sl, kMaxDetourSl);
+    unplaced += sl < 0;
+    routing.dest_sl[lid] = static_cast<uint8_t>(sl < 0 ? kMaxDetourSl : sl);
+    moved += routing.dest_sl[lid] != 0;
+    highest = std::max<int>(highest, routing.dest_sl[lid]);
+  }
+  if (moved > 0)
+    routing.notes.push_back(fmt::format(
+        "{} LIDs to which some switch's own route turns from down to up where, on SL 0, the turn would close a "
+        "credit loop: on SL 1{} (VL = SL with OpenSM's default qos_sl2vl; enable qos)",
+        moved, highest > 1 ? fmt::format("-{}", highest) : ""));
+  if (unplaced > 0)
+    routing.notes.push_back(fmt::format("{} of them fit no SL up to {} without a credit loop", unplaced, kMaxDetourSl));
+  return moved;
 }
 
 }  // namespace ftclos

@@ -20,6 +20,14 @@ inline constexpr int kMaxDetourSl = 7;
 /// did. Returns the highest SL used (0: none needed).
 int layer_detours(const RoutingInput& input, const UpDownReach& reach, Routing& routing);
 
+/// Puts `lids`, to which some switch's own route turns from down to up
+/// (paths/switch_routes_legal.h), each on the lowest SL >= `lowest_sl`
+/// whose channel dependency graph stays acyclic with its routes, beside
+/// the layers routing.dest_sl holds (SL 0: every other LID), and notes the
+/// LIDs that leave SL 0. Returns how many did.
+int layer_turning_lids(const Fabric& fabric, const LidMap& lid_map, const std::vector<int>& lids, int lowest_sl,
+                       Routing& routing);
+
 /// Whether the channel dependency graph of the routes to `lids` (one SL's
 /// LIDs) is acyclic in `lfts`: what a change to a layered LID's entries
 /// must keep (paths/contention_polish.h).

@@ -8,6 +8,9 @@
 #include <utility>
 #include <vector>
 
+#include "detect/levels.h"
+#include "paths/detour_layers.h"
+#include "paths/switch_routes_legal.h"
 #include "paths/updown_reach.h"
 #include "schemes/path_bits_fallback.h"
 
@@ -212,7 +215,23 @@ class Completer {
 }  // namespace
 
 long complete_switch_traffic(const RoutingInput& input, Routing& routing) {
-  const std::vector<bool> holed = lids_with_holes(input.fabric, input.lids, routing.lfts);
+  std::vector<bool> holed = lids_with_holes(input.fabric, input.lids, routing.lfts);
+  long written = 0;
+  if (is_folded_clos(input.fabric, input.detection.levels)) {
+    const LegalSwitchRoutes legal = make_switch_routes_legal(input, routing.lfts, routing.dest_sl);
+    if (legal.written > 0)
+      routing.notes.push_back(fmt::format(
+          "{} entries of switches' own routes (switch LIDs, and switches no CA route to the LID crosses) set so that "
+          "every switch reaches every LID up, then down ({} of them turn at leaf {}, the one turn that closes no "
+          "credit loop; {} take a shortest path: no legal one exists)",
+          legal.written, legal.turned, input.fabric.node(legal.turn_leaf).display_name(), legal.illegal));
+    written += legal.written;
+    layer_switch_turns(input, legal, routing);
+    // The LIDs it leaves (their CA routes turn, on SLs of their own) only get their holes filled.
+    std::vector<bool> left(holed.size(), false);
+    for (int lid : legal.left) left[lid] = holed[lid];
+    holed = std::move(left);
+  }
   Completer completer(input, routing.lfts);
   for (int lid = 1; lid < static_cast<int>(holed.size()); ++lid)
     if (holed[lid]) completer.complete(lid);
@@ -221,7 +240,7 @@ long complete_switch_traffic(const RoutingInput& input, Routing& routing) {
         "{} entries no CA route uses filled so that every switch reaches every LID ({} of them where the up/down "
         "rule offers no port that delivers: a shortest path over switch cables, which may turn down then up)",
         completer.written(), completer.detoured()));
-  return completer.written();
+  return written + completer.written();
 }
 
 Result<Routing> Scheme::route(const RoutingInput& input) const {

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 
+#include "detect/levels.h"
 #include "paths/detour_layers.h"
+#include "paths/switch_routes_legal.h"
 #include "paths/updown_reach.h"
 
 namespace ftclos {
@@ -11,13 +13,17 @@ long keep_previous(const RoutingInput& input, const Lfts& previous, Routing& rou
   const Fabric& fabric = input.fabric;
   const UpDownReach reach(fabric, input.detection.levels);
   const std::vector<Exit> exits = exits_by_lid(fabric, input.lids);
+  // Switches' own routes that turn (paths/switch_routes_legal.h) are no
+  // rule's: on a folded Clos the switch LIDs are kept there, not here.
+  const bool folded_clos = is_folded_clos(fabric, input.detection.levels);
   long changed = 0;
   for (int x = 0; x < fabric.size(); ++x) {
     if (!fabric.node(x).is_switch() || x >= static_cast<int>(routing.lfts.port.size())) continue;
     std::vector<uint8_t>& now = routing.lfts.port[x];
     const std::vector<uint8_t>* before = x < static_cast<int>(previous.port.size()) ? &previous.port[x] : nullptr;
     for (int lid = 1; lid < static_cast<int>(now.size()) && lid < static_cast<int>(exits.size()); ++lid) {
-      if (input.lids.owner[lid] < 0) continue;
+      const int owner = input.lids.owner[lid];
+      if (owner < 0 || (folded_clos && fabric.node(owner).is_switch())) continue;
       const uint8_t old = before && lid < static_cast<int>(before->size()) ? (*before)[lid] : kNoPath;
       if (old != kNoPath && old != now[lid] && reach.allows(x, exits[lid], old)) now[lid] = old;
       changed += now[lid] != old;
@@ -28,6 +34,19 @@ long keep_previous(const RoutingInput& input, const Lfts& previous, Routing& rou
     std::erase_if(routing.notes, [](const std::string& note) { return note.find("down-up turn") != std::string::npos; });
     routing.dest_sl.clear();
     layer_detours(input, reach, routing);
+  }
+  if (folded_clos) {
+    const LegalSwitchRoutes legal = make_switch_routes_legal(input, routing.lfts, routing.dest_sl, &previous);
+    layer_switch_turns(input, legal, routing);
+    changed = 0;
+    for (int x = 0; x < fabric.size(); ++x) {
+      if (!fabric.node(x).is_switch() || x >= static_cast<int>(routing.lfts.port.size())) continue;
+      const std::vector<uint8_t>& now = routing.lfts.port[x];
+      const std::vector<uint8_t>* before = x < static_cast<int>(previous.port.size()) ? &previous.port[x] : nullptr;
+      for (int lid = 1; lid < static_cast<int>(now.size()) && lid < static_cast<int>(exits.size()); ++lid)
+        if (input.lids.owner[lid] >= 0)
+          changed += now[lid] != (before && lid < static_cast<int>(before->size()) ? (*before)[lid] : kNoPath);
+    }
   }
   return changed;
 }

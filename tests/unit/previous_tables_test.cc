@@ -9,7 +9,9 @@
 #include <vector>
 
 #include "audit/audit.h"
+#include "detect/levels.h"
 #include "gen/generate.h"
+#include "paths/switch_routes_legal.h"
 #include "engine/route_fabric.h"
 
 namespace ftclos {
@@ -26,6 +28,44 @@ bool crosses(const Fabric& fabric, const LidMap& lids, const Lfts& lfts, int at,
     const PortRef next = fabric.peer(out);
     if (!next.valid() || !fabric.node(next.node).is_switch()) return false;
     at = next.node;
+  }
+  return false;
+}
+
+bool at_or_above(const Fabric& fabric, const Levels& levels, int leaf, int x);
+
+// Whether the path from switch `at` to `lid` comes down into `leaf` or a
+// switch above it and leaves that switch going up.
+bool turns_at(const Fabric& fabric, const Levels& levels, const LidMap& lids, const Lfts& lfts, int at, int lid,
+              int leaf) {
+  bool descended = false;
+  for (int hops = 0; hops < fabric.size(); ++hops) {
+    if (lids.owner[lid] == at) return false;
+    const int port = lfts.port[at][lid];
+    if (port == kNoPath || port == 0) return false;
+    const bool up = direction(fabric, levels, {at, port}) == Direction::kUp;
+    if (descended && up && at_or_above(fabric, levels, leaf, at)) return true;
+    descended = !up;
+    const PortRef next = fabric.peer({at, port});
+    if (!next.valid() || !fabric.node(next.node).is_switch()) return false;
+    at = next.node;
+  }
+  return false;
+}
+
+// Whether `x` is `leaf` or above it (reached from it going only up).
+bool at_or_above(const Fabric& fabric, const Levels& levels, int leaf, int x) {
+  std::vector<int> todo{leaf};
+  std::vector<bool> seen(fabric.size(), false);
+  while (!todo.empty()) {
+    const int at = todo.back();
+    todo.pop_back();
+    if (at == x) return true;
+    for (int p = 1; p <= fabric.node(at).num_ports; ++p) {
+      const PortRef peer = fabric.peer({at, p});
+      if (peer.valid() && !seen[peer.node] && direction(fabric, levels, {at, p}) == Direction::kUp)
+        todo.push_back(peer.node), seen[peer.node] = true;
+    }
   }
   return false;
 }
@@ -79,12 +119,24 @@ TEST_P(PreviousTables, OneCutCableChangesOnlyThePathsThatCrossedIt) {
     const Lfts scratch = after->routing.lfts;
     const long changed = keep_previous({damaged, after->detection, after->lids}, before->routing.lfts, after->routing);
     EXPECT_EQ(changed, differing(fabric, before->routing.lfts, after->routing.lfts));
+    // Switches' own routes turn only at one leaf and above it
+    // (paths/switch_routes_legal.h); it moves only when the cut takes a top
+    // switch from above it, and then the routes that turned there move too.
+    const Levels& levels = before->detection.levels;
+    const int turn_leaf = switch_turn_leaf(fabric, levels);
+    const bool turn_leaf_moved = switch_turn_leaf(damaged, after->detection.levels) != turn_leaf;
+    if (turn_leaf_moved) {
+      EXPECT_TRUE(at_or_above(fabric, levels, turn_leaf, cut.node) || at_or_above(fabric, levels, turn_leaf, other.node))
+          << "the turn leaf moved after a cut not above it: " << fabric.node(cut.node).name;
+    }
     for (int x = 0; x < fabric.size(); ++x) {
       if (!fabric.node(x).is_switch()) continue;
       for (int lid = 1; lid <= before->lids.max_lid; ++lid) {
         if (after->routing.lfts.port[x][lid] == before->routing.lfts.port[x][lid]) continue;
-        EXPECT_TRUE(crosses(fabric, before->lids, before->routing.lfts, x, lid, cut, other))
-            << fabric.node(x).name << " LID " << lid << " changed though its path did not cross the cut cable";
+        EXPECT_TRUE(crosses(fabric, before->lids, before->routing.lfts, x, lid, cut, other) ||
+                    (turn_leaf_moved && turns_at(fabric, levels, before->lids, before->routing.lfts, x, lid, turn_leaf)))
+            << fabric.node(x).name << " LID " << lid
+            << " changed though its path neither crossed the cut cable nor turned at a turn leaf that moved";
       }
     }
     OffsetChoice every_offset;

@@ -247,12 +247,27 @@ long switch_detour_entries(const Routed& routed) {
   return count;
 }
 
-void expect_repair_takes_back_only_switch_detours(const Routed& routed) {
+void expect_repair_moves_only_switch_routes(const Routed& routed) {
+  const Fabric& fabric = routed.fabric;
+  const Lfts& lfts = routed.routing.lfts;
   Routing repaired = routed.routing;
-  const int changed = repair_dead_ports(routed.input(), repaired);
-  EXPECT_EQ(changed, switch_detour_entries(routed));
-  for (const auto& [x, lid] : changed_entries(routed.routing.lfts, repaired.lfts))
-    EXPECT_EQ(repaired.lfts.at(x, lid), kNoPath) << routed.fabric.node(x).name << " LID " << lid;
+  repair_dead_ports(routed.input(), repaired);
+  for (const auto& [x, lid] : changed_entries(lfts, repaired.lfts)) {
+    const int owner = routed.lids.owner[lid];
+    if (fabric.node(owner).is_switch()) continue;
+    // No CA's route to the LID crosses x.
+    for (int s : cas_with_lids(routed)) {
+      if (s == owner) continue;
+      std::vector<bool> seen(fabric.size(), false);
+      for (int at = fabric.peer({s, 1}).node; at >= 0 && fabric.node(at).is_switch() && !seen[at];) {
+        EXPECT_NE(at, x) << fabric.node(x).name << " LID " << lid << ": repair moves the route of " << fabric.node(s).name;
+        seen[at] = true;
+        const uint8_t port = lfts.at(at, lid);
+        if (port == kNoPath || port == 0 || port > fabric.node(at).num_ports) break;
+        at = fabric.peer({at, port}).node;
+      }
+    }
+  }
 }
 
 std::vector<std::pair<int, int>> changed_entries(const Lfts& before, const Lfts& after) {

@@ -99,13 +99,15 @@ void expect_derived_bound(const Routed& routed, int bound);
 void expect_degraded_pgft_routes_every_pair(const Scheme& scheme, const PgftParams& pgft, int lmc);
 
 /// The (switch, CA LID) entries from which no up/down path leads to the
-/// CA's leaf: where schemes/switch_traffic.h writes a shortest-path detour
-/// for the switch's own traffic, and the up/down rule allows no port.
+/// CA's leaf: where the switch's own traffic must turn
+/// (paths/switch_routes_legal.h), and the up/down rule allows no port.
 long switch_detour_entries(const Routed& routed);
 
-/// Whether repair_dead_ports changes only such detours (to kNoPath) and
-/// nothing else in the routing's tables.
-void expect_repair_takes_back_only_switch_detours(const Routed& routed);
+/// Whether repair_dead_ports (the up/down rule) changes only switches' own
+/// routes (schemes/switch_traffic.h: entries of switch LIDs, and of
+/// switches no CA route to the LID crosses, which may turn) and no entry a
+/// CA route takes.
+void expect_repair_moves_only_switch_routes(const Routed& routed);
 
 /// (switch, LID) of every entry that differs between two LFT sets of one fabric.
 std::vector<std::pair<int, int>> changed_entries(const Lfts& before, const Lfts& after);

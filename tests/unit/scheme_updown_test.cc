@@ -150,13 +150,13 @@ TEST(UpDownReach, TurningLevelsAreSymmetric) {
   }
 }
 
-// The rule allows every entry but the detours of switches' own traffic
-// (schemes/switch_traffic.h) from the roots that reach a leaf by no down path.
-TEST(UpDown, RepairFindsNothingToChangeButTheSwitchDetours) {
+// The rule allows every entry but switches' own routes (schemes/switch_traffic.h),
+// which turn where roots reach a leaf by no down path.
+TEST(UpDown, RepairMovesNothingButSwitchesOwnRoutes) {
   Routed routed = route_fabric(*make_updown_scheme(), rfc(), 1);
   ASSERT_TRUE(routed.status.ok());
   EXPECT_GT(switch_detour_entries(routed), 0);
-  expect_repair_takes_back_only_switch_detours(routed);
+  expect_repair_moves_only_switch_routes(routed);
   EXPECT_EQ(routed.routing.rerouted, 0);
 }
 

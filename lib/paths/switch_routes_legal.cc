@@ -1,0 +1,569 @@
+#include "paths/switch_routes_legal.h"
+
+#include <algorithm>
+#include <bit>
+#include <ranges>
+#include <utility>
+
+#include "detect/detect.h"
+#include "detect/levels.h"
+#include "paths/detour_layers.h"
+#include "paths/updown_reach.h"
+
+namespace ftclos {
+namespace {
+
+// The shape of the route from a switch on, for one LID; later shapes are worse.
+enum Shape : uint8_t {
+  kDown,      // only down (or the switch delivers)
+  kUpDown,    // up, then only down
+  kTurnDown,  // down to the turn leaf, up, down
+  kTurnUp,    // up, down to the turn leaf, up, down
+  kAny,       // delivers, turning elsewhere (a shortest path where nothing legal exists)
+  kBad,       // does not deliver, or turns where it must not
+  kUnknown,
+  kVisiting,
+};
+
+bool delivers(Shape shape) { return shape <= kAny; }
+
+bool climbs(const Fabric& fabric, const Levels& levels, int x, int port) {
+  return direction(fabric, levels, {x, port}) == Direction::kUp;
+}
+
+// The switch and every switch above it (reached going only up).
+std::vector<int> with_ancestors(const Fabric& fabric, const Levels& levels, int x) {
+  std::vector<int> out{x};
+  std::vector<bool> seen(fabric.size(), false);
+  seen[x] = true;
+  for (size_t head = 0; head < out.size(); ++head)
+    for (int p = 1; p <= fabric.node(out[head]).num_ports; ++p) {
+      if (!climbs(fabric, levels, out[head], p)) continue;
+      const int y = fabric.peer({out[head], p}).node;
+      if (!seen[y]) out.push_back(y);
+      seen[y] = true;
+    }
+  return out;
+}
+
+// The top switches above each switch (itself, when it is one), as bits:
+// two switches share one exactly when a route goes up from one, then down
+// to the other (any switch above both has a top switch above it).
+struct PeakSets {
+  size_t words = 0;
+  std::vector<uint64_t> bits;  // per node, `words` words
+
+  PeakSets(const Fabric& fabric, const Levels& levels) {
+    std::vector<int> switches, peaks;
+    for (int x = 0; x < fabric.size(); ++x)
+      if (fabric.node(x).is_switch() && levels.of[x] >= 1) switches.push_back(x);
+    auto above = [&](int x, int p) {
+      const PortRef peer = fabric.peer({x, p});
+      return peer.valid() && fabric.node(peer.node).is_switch() && climbs(fabric, levels, x, p) ? peer.node : -1;
+    };
+    for (int x : switches)
+      if (std::ranges::none_of(std::views::iota(1, fabric.node(x).num_ports + 1), [&](int p) { return above(x, p) >= 0; }))
+        peaks.push_back(x);
+    words = (peaks.size() + 63) / 64;
+    bits.assign(fabric.size() * words, 0);
+    for (size_t k = 0; k < peaks.size(); ++k) bits[peaks[k] * words + k / 64] |= uint64_t{1} << (k % 64);
+    std::ranges::sort(switches, [&](int a, int b) { return levels.of[a] > levels.of[b]; });
+    for (int x : switches)
+      for (int p = 1; p <= fabric.node(x).num_ports; ++p)
+        if (const int y = above(x, p); y >= 0)
+          for (size_t w = 0; w < words; ++w) bits[x * words + w] |= bits[y * words + w];
+  }
+
+  bool share(int a, int b) const {
+    for (size_t w = 0; w < words; ++w)
+      if (bits[a * words + w] & bits[b * words + w]) return true;
+    return false;
+  }
+
+  long count(int x) const {
+    long n = 0;
+    for (size_t w = 0; w < words; ++w) n += std::popcount(bits[x * words + w]);
+    return n;
+  }
+};
+
+int turn_leaf_of(const Fabric& fabric, const Levels& levels, const PeakSets& peaks) {
+  std::vector<int> leaves;
+  for (int x = 0; x < fabric.size(); ++x)
+    if (fabric.node(x).is_switch() && levels.of[x] == 1) leaves.push_back(x);
+  std::ranges::sort(leaves, [&](int a, int b) { return precedes_by_guid(fabric, a, b); });
+  int best = -1;
+  long best_score = -1;
+  for (int leaf : leaves)
+    if (const long score = peaks.count(leaf); score > best_score) {
+      best_score = score;
+      best = leaf;
+    }
+  return best;
+}
+
+}  // namespace
+
+int switch_turn_leaf(const Fabric& fabric, const Levels& levels) {
+  return turn_leaf_of(fabric, levels, PeakSets(fabric, levels));
+}
+
+namespace {
+
+class LegalCompleter {
+ public:
+  LegalCompleter(const RoutingInput& input, Lfts& lfts, LegalSwitchRoutes& out)
+      : fabric_(input.fabric), levels_(input.detection.levels), lids_(input.lids), lfts_(lfts), out_(out),
+        peaks_(fabric_, levels_), shape_(fabric_.size(), kUnknown), fixed_(fabric_.size(), false) {
+    for (int x = 0; x < fabric_.size(); ++x)
+      if (fabric_.node(x).is_switch()) every_switch_.push_back(x);
+    for (int x : every_switch_)
+      if (levels_.of[x] >= 1) switches_.push_back(x);
+    // GUID order, so that the entries written do not depend on the order nodes come in.
+    std::ranges::sort(switches_, [&](int a, int b) { return precedes_by_guid(fabric_, a, b); });
+    std::vector<bool> seen(fabric_.size(), false);
+    for (int c = 0; c < fabric_.size(); ++c) {
+      if (fabric_.node(c).is_switch() || c >= static_cast<int>(lids_.base.size()) || lids_.base[c] == 0) continue;
+      const int entry = exit_of(fabric_, c).target;
+      if (entry >= 0 && !seen[entry]) entry_switches_.push_back(entry);
+      if (entry >= 0) seen[entry] = true;
+    }
+    for (int x = 0; x < fabric_.size(); ++x) {
+      port_index_.push_back(static_cast<int>(up_port_.size()));
+      up_port_.push_back(false);  // port 0
+      switch_peer_.push_back(-1);
+      for (int p = 1; p <= fabric_.node(x).num_ports; ++p) {
+        up_port_.push_back(climbs(fabric_, levels_, x, p));
+        const PortRef peer = fabric_.peer({x, p});
+        switch_peer_.push_back(peer.valid() && fabric_.node(peer.node).is_switch() ? peer.node : -1);
+      }
+    }
+    out_.turn_leaf = turn_leaf_of(fabric_, levels_, peaks_);
+    turn_switch_.assign(fabric_.size(), false);
+    toward_turn_leaf_.resize(fabric_.size());
+    if (out_.turn_leaf < 0) return;
+    for (int x : with_ancestors(fabric_, levels_, out_.turn_leaf)) turn_switch_[x] = true;
+    for (int x : switches_) {
+      if (x == out_.turn_leaf) continue;
+      // The up/down rule toward the turn leaf: down within its ancestors, else up to a switch above both.
+      for (int p = 1; p <= fabric_.node(x).num_ports; ++p) {
+        const int next = switch_peer_[port_index_[x] + p];
+        if (next < 0) continue;
+        const bool up = up_port_[port_index_[x] + p];
+        if (turn_switch_[x] ? !up && turn_switch_[next] : up && peaks_.share(next, out_.turn_leaf))
+          toward_turn_leaf_[x].push_back(static_cast<uint8_t>(p));
+      }
+    }
+  }
+
+  /// Marks the LIDs every switch's route to goes up, then down (the common
+  /// case), checked entry by entry without following routes: levels change
+  /// by one per cable on a folded Clos, so such routes cannot loop. Switch
+  /// by switch, so that each table is read in order; with `previous`, only
+  /// the LIDs whose entries it holds unchanged.
+  void mark_up_down(const Lfts* previous) {
+    const std::vector<Exit> exits = exits_by_lid(fabric_, lids_);
+    std::vector<uint8_t> up_down(lids_.max_lid + 1, 1);
+    auto at = [](const std::vector<uint8_t>& table, int lid) {
+      return lid < static_cast<int>(table.size()) ? table[lid] : kNoPath;
+    };
+    for (int x : switches_) {
+      const std::vector<uint8_t>& table = lfts_.port[x];
+      const std::vector<uint8_t>* before = previous && x < static_cast<int>(previous->port.size()) ? &previous->port[x] : nullptr;
+      const int first = port_index_[x], ports = fabric_.node(x).num_ports;
+      for (int lid = 1; lid <= lids_.max_lid; ++lid) {
+        if (!up_down[lid] || lids_.owner[lid] == x) continue;
+        const uint8_t port = at(table, lid);
+        const Exit& exit = exits[lid];
+        bool legal = !previous || port == (before ? at(*before, lid) : kNoPath);
+        if (legal && !(x == exit.target && port == exit.port)) {
+          const int next = port == kNoPath || port == 0 || port > ports ? -1 : switch_peer_[first + port];
+          legal = next >= 0;
+          if (legal && !up_port_[first + port] && lids_.owner[lid] != next) {
+            // Down to `next`: its route must go down too, or deliver.
+            const uint8_t after = at(lfts_.port[next], lid);
+            legal = (next == exit.target && after == exit.port) ||
+                    (after != kNoPath && after != 0 && after <= fabric_.node(next).num_ports &&
+                     switch_peer_[port_index_[next] + after] >= 0 && !up_port_[port_index_[next] + after]);
+          }
+        }
+        if (!legal) up_down[lid] = 0;
+      }
+    }
+    up_down_.assign(up_down.begin(), up_down.end());
+  }
+
+
+  /// Whether the CAs' own routes to CA LID `lid` go up, then down.
+  bool ca_routes_up_down(int lid) {
+    if (up_down_[lid]) return true;
+    if (!start(lid)) return true;
+    return mark_fixed(lid);
+  }
+
+  /// False when the CAs' own routes to `lid` do not go up, then down.
+  bool complete(int lid, const Lfts* previous) {
+    if (up_down_[lid]) return true;
+    if (!start(lid)) return true;
+    if (!fabric_.node(owner_).is_switch() && !mark_fixed(lid)) return false;
+    if (!previous) {
+      head_for_turn_leaf(lid);
+      reroute_bad(lid);
+      note_turns(lid);
+      return true;
+    }
+    // Keeping the previous ports and then rerouting can change more than
+    // completing the scheme's entries afresh (when the turn leaf moved):
+    // both are legal, so the one that changes fewer entries is written.
+    const Column scheme = save(lid);
+    if (take_previous(*previous, lid)) give_way_to_scheme(lid);
+    reroute_bad(lid);
+    const Column kept = save(lid);
+    restore(scheme, lid);
+    head_for_turn_leaf(lid);
+    reroute_bad(lid);
+    if (changes(kept, *previous, lid) <= changes(save(lid), *previous, lid)) restore(kept, lid);
+    note_turns(lid);
+    return true;
+  }
+
+
+ private:
+  // Every switch's (settle may pass switches outside switches_); CAs have none.
+  void reset_shapes() {
+    for (int x : every_switch_) shape_[x] = kUnknown;
+  }
+
+  // Settles every switch for `lid`; false when its owner hangs on no switch a CA reaches.
+  bool start(int lid) {
+    lid_ = lid;
+    owner_ = lids_.owner[lid];
+    exit_ = exit_of(fabric_, owner_);
+    if (exit_.target < 0 || levels_.of[exit_.target] < 1) return false;
+    reset_shapes();
+    std::fill(fixed_.begin(), fixed_.end(), false);
+    for (int x : switches_) settle(x, lid);
+    return true;
+  }
+
+  uint8_t entry(int x, int lid) const {
+    const std::vector<uint8_t>& table = lfts_.port[x];
+    return lid < static_cast<int>(table.size()) ? table[lid] : kNoPath;
+  }
+
+  // The switch `x`'s entry leads to; -1 when it leads nowhere or to a CA.
+  int next_of(int x, int lid) const {
+    const uint8_t port = entry(x, lid);
+    if (port == kNoPath || port == 0 || port > fabric_.node(x).num_ports) return -1;
+    const PortRef peer = fabric_.peer({x, port});
+    return peer.valid() && fabric_.node(peer.node).is_switch() ? peer.node : -1;
+  }
+
+  bool delivers_here(int x, int lid) const {
+    return x == owner_ || (x == exit_.target && entry(x, lid) == exit_.port);
+  }
+
+  // The shape of x's route through neighbour `y` (a switch whose shape is known).
+  Shape through(int x, int port, int y) const {
+    const Shape after = static_cast<Shape>(shape_[y]);
+    if (!delivers(after)) return kBad;
+    if (after == kAny) return kAny;
+    if (up_port_[port_index_[x] + port]) return after <= kUpDown ? kUpDown : kTurnUp;
+    if (after == kDown || after == kTurnDown) return after;
+    return turn_switch_[y] && after == kUpDown ? kTurnDown : kBad;
+  }
+
+  void settle(int x, int lid) {
+    int at = x;
+    for (;;) {
+      if (shape_[at] != kUnknown) break;  // known, or kVisiting: a loop
+      if (delivers_here(at, lid)) {
+        shape_[at] = kDown;
+        break;
+      }
+      const int next = next_of(at, lid);
+      if (next < 0) {
+        shape_[at] = kBad;
+        break;
+      }
+      shape_[at] = kVisiting;
+      path_.push_back(at);
+      at = next;
+    }
+    for (auto it = path_.rbegin(); it != path_.rend(); ++it) {
+      const int next = next_of(*it, lid);
+      shape_[*it] = shape_[next] == kVisiting ? kBad : through(*it, entry(*it, lid), next);
+    }
+    path_.clear();
+  }
+
+  // The common case of what needs a turn, in one step per switch: a switch
+  // with no up/down route to the target takes an up/down port toward the
+  // turn leaf. Its route then climbs and descends toward the turn leaf
+  // until a switch that has an up/down route to the target: reached going
+  // down, that switch is the turn leaf or above it, where a turn is legal.
+  void head_for_turn_leaf(int lid) {
+    const int turn_leaf = out_.turn_leaf;
+    if (turn_leaf < 0 || !peaks_.share(turn_leaf, exit_.target)) return;
+    std::vector<int> moved;
+    for (int x : switches_) {
+      const std::vector<uint8_t>& ports = toward_turn_leaf_[x];
+      if (shape_[x] != kBad || fixed_[x] || ports.empty() || peaks_.share(x, exit_.target)) continue;
+      std::vector<uint8_t>& table = lfts_.port[x];
+      if (table.size() < static_cast<size_t>(lids_.max_lid) + 1) table.resize(lids_.max_lid + 1, kNoPath);
+      table[lid] = ports[lid % ports.size()];  // by LID: the entries spread over the ports
+      moved.push_back(x);
+    }
+    if (moved.empty()) return;
+    reset_shapes();
+    for (int x : switches_) settle(x, lid);
+    out_.written += static_cast<long>(moved.size());
+    out_.turned += std::ranges::count_if(moved, [&](int x) { return shape_[x] == kTurnDown || shape_[x] == kTurnUp; });
+  }
+
+  void note_turns(int lid) {
+    if (std::ranges::any_of(switches_, [&](int x) { return shape_[x] >= kTurnDown && shape_[x] <= kAny; }))
+      out_.turning_lids.push_back(lid);
+  }
+
+  // Gives every switch whose route for `lid` does not deliver legally a port to one that does.
+  void reroute_bad(int lid) {
+    std::vector<int> bad;
+    for (int x : switches_)
+      if (shape_[x] == kBad && !fixed_[x]) bad.push_back(x);
+    // Rounds: round r settles the switches r hops from routes that deliver,
+    // first those whose own entry is at fault, then any.
+    while (!bad.empty()) {
+      if (!reroute(bad, lid, /*own_fault_only=*/true) && !reroute(bad, lid, false)) break;
+      std::erase_if(bad, [&](int x) { return shape_[x] != kBad; });
+      for (int x : bad) shape_[x] = kUnknown;
+      for (int x : bad) settle(x, lid);
+      std::erase_if(bad, [&](int x) { return shape_[x] != kBad; });
+    }
+    if (!bad.empty()) detour(bad);
+  }
+
+  // One LID's entries in every switch, with the counts written for them.
+  struct Column {
+    std::vector<uint8_t> port;  // per switch in switches_ order
+    long written, turned, illegal;
+    size_t illegal_lids;
+  };
+
+  Column save(int lid) const {
+    Column column{{}, out_.written, out_.turned, out_.illegal, out_.illegal_lids.size()};
+    for (int x : switches_) column.port.push_back(entry(x, lid));
+    return column;
+  }
+
+  void restore(const Column& column, int lid) {
+    for (size_t i = 0; i < switches_.size(); ++i) {
+      std::vector<uint8_t>& table = lfts_.port[switches_[i]];
+      if (table.size() < static_cast<size_t>(lids_.max_lid) + 1) table.resize(lids_.max_lid + 1, kNoPath);
+      table[lid] = column.port[i];
+    }
+    out_.written = column.written;
+    out_.turned = column.turned;
+    out_.illegal = column.illegal;
+    out_.illegal_lids.resize(column.illegal_lids);
+    reset_shapes();
+    for (int x : switches_) settle(x, lid);
+  }
+
+  long changes(const Column& column, const Lfts& previous, int lid) const {
+    long n = 0;
+    for (size_t i = 0; i < switches_.size(); ++i) {
+      const int x = switches_[i];
+      const bool known = x < static_cast<int>(previous.port.size()) && lid < static_cast<int>(previous.port[x].size());
+      n += column.port[i] != (known ? previous.port[x][lid] : kNoPath);
+    }
+    return n;
+  }
+
+  // Gives the switches no CA route crosses their previous port for `lid`;
+  // whether any changed (those that no longer deliver are rerouted after).
+  bool take_previous(const Lfts& previous, int lid) {
+    taken_.clear();
+    for (int x : switches_) {
+      if (fixed_[x] || x >= static_cast<int>(previous.port.size())) continue;
+      const std::vector<uint8_t>& before = previous.port[x];
+      if (lid >= static_cast<int>(before.size()) || before[lid] == kNoPath || before[lid] == entry(x, lid)) continue;
+      std::vector<uint8_t>& table = lfts_.port[x];
+      if (table.size() < static_cast<size_t>(lids_.max_lid) + 1) table.resize(lids_.max_lid + 1, kNoPath);
+      taken_.push_back({x, table[lid]});
+      table[lid] = before[lid];
+    }
+    return !taken_.empty();
+  }
+
+  // A previous port that no longer delivers legally gives way to the
+  // scheme's own entry before anything is rerouted: the scheme's entries
+  // are what a sweep from scratch writes, so keeping never changes more.
+  // First those whose own entry is at fault, then (a loop) all.
+  void give_way_to_scheme(int lid) {
+    for (bool own_fault_only = true;;) {
+      reset_shapes();
+      for (int x : switches_) settle(x, lid);
+      bool restored = false;
+      for (const auto& [x, own] : taken_) {
+        const int next = next_of(x, lid);
+        if (shape_[x] != kBad || entry(x, lid) == own || (own_fault_only && next >= 0 && shape_[next] == kBad))
+          continue;
+        lfts_.port[x][lid] = own;
+        restored = true;
+      }
+      if (!restored && !own_fault_only) return;
+      own_fault_only = restored;
+    }
+  }
+
+  // Marks the switches CA routes to `lid` cross; false when one of them turns or fails.
+  bool mark_fixed(int lid) {
+    for (int e : entry_switches_)
+      for (int at = e; at >= 0 && !fixed_[at]; at = delivers_here(at, lid) ? -1 : next_of(at, lid)) {
+        if (shape_[at] > kUpDown) return false;
+        fixed_[at] = true;
+      }
+    return true;
+  }
+
+  // Gives the switches of `bad` a port to a switch whose route delivers, the
+  // best shape first; with `own_fault_only`, only those whose own entry (not
+  // a later one) is at fault. Whether any was given.
+  bool reroute(const std::vector<int>& bad, int lid, bool own_fault_only) {
+    moves_.clear();
+    for (int x : bad) {
+      if (own_fault_only) {
+        const int next = next_of(x, lid);
+        if (next >= 0 && shape_[next] == kBad) continue;
+      }
+      if (x == exit_.target) {  // its own CA's cable
+        moves_.push_back({x, exit_.port, kDown});
+        continue;
+      }
+      const int ports = fabric_.node(x).num_ports;
+      std::pair<int, Shape> best{0, kBad};
+      for (int k = 0; k < ports; ++k) {
+        const int port = 1 + (lid + k) % ports;  // rotated by LID: the entries spread over the ports
+        const PortRef peer = fabric_.peer({x, port});
+        if (!peer.valid() || !fabric_.node(peer.node).is_switch()) continue;
+        const Shape shape = through(x, port, peer.node);
+        if (shape < best.second && shape != kAny) best = {port, shape};
+      }
+      if (best.first != 0) moves_.push_back({x, best.first, best.second});
+    }
+    for (const Move& move : moves_) write(move);
+    return !moves_.empty();
+  }
+
+  // What has no legal route takes a shortest path over switch cables to one that delivers.
+  void detour(const std::vector<int>& bad) {
+    for (bool changed = true; changed;) {
+      moves_.clear();
+      for (int x : bad) {
+        if (shape_[x] != kBad) continue;
+        const Node& node = fabric_.node(x);
+        for (int port = 1; port <= node.num_ports; ++port) {
+          const PortRef peer = node.ports[port].peer;
+          if (peer.valid() && fabric_.node(peer.node).is_switch() && delivers(static_cast<Shape>(shape_[peer.node]))) {
+            moves_.push_back({x, port, kAny});
+            break;
+          }
+        }
+      }
+      for (const Move& move : moves_) write(move);
+      out_.illegal += static_cast<long>(moves_.size());
+      if (!moves_.empty() && (out_.illegal_lids.empty() || out_.illegal_lids.back() != lid_)) out_.illegal_lids.push_back(lid_);
+      changed = !moves_.empty();
+    }
+  }
+
+  struct Move {
+    int node;
+    int port;
+    Shape shape;
+  };
+
+  void write(const Move& move) {
+    std::vector<uint8_t>& table = lfts_.port[move.node];
+    if (table.size() < static_cast<size_t>(lids_.max_lid) + 1) table.resize(lids_.max_lid + 1, kNoPath);
+    table[lid_] = static_cast<uint8_t>(move.port);
+    shape_[move.node] = move.shape;
+    ++out_.written;
+    out_.turned += move.shape == kTurnDown || move.shape == kTurnUp;
+  }
+
+  const Fabric& fabric_;
+  const Levels& levels_;
+  const LidMap& lids_;
+  Lfts& lfts_;
+  LegalSwitchRoutes& out_;
+  const PeakSets peaks_;
+  std::vector<bool> up_down_;        // per LID: mark_up_down's finding
+  std::vector<uint8_t> up_port_;     // at port_index_[node] + port: the port climbs
+  std::vector<int> switch_peer_;     // at port_index_[node] + port: the switch cabled there, or -1
+  std::vector<int> port_index_;
+  std::vector<int> every_switch_;
+  std::vector<int> switches_;        // those with a level, in GUID order
+  std::vector<int> entry_switches_;  // the switches CAs with LIDs enter at, once each
+  std::vector<uint8_t> shape_;       // per node, for the LID being completed
+  std::vector<bool> fixed_;          // per node: a CA's route to the LID crosses it
+  std::vector<bool> turn_switch_;    // per node: the turn leaf or above it, where a route may turn
+  std::vector<std::vector<uint8_t>> toward_turn_leaf_;  // per switch: its up/down ports toward the turn leaf
+  std::vector<int> path_;
+  std::vector<Move> moves_;
+  std::vector<std::pair<int, uint8_t>> taken_;  // switches given their previous port for the LID, and the scheme's
+  int owner_ = -1;
+  Exit exit_;
+  int lid_ = 0;
+};
+
+}  // namespace
+
+LegalSwitchRoutes make_switch_routes_legal(const RoutingInput& input, Lfts& lfts, const std::vector<uint8_t>& dest_sl,
+                                           const Lfts* previous) {
+  LegalSwitchRoutes out;
+  LegalCompleter completer(input, lfts, out);
+  completer.mark_up_down(previous);
+  // A CA LID on an SL of its own has CA routes that turn (their layer keeps
+  // them apart); a switch LID's SL comes from its switches' turns, which
+  // layer_switch_turns places again after completing them.
+  auto own_sl = [&](int lid) {
+    return lid < static_cast<int>(dest_sl.size()) && dest_sl[lid] != 0 &&
+           !input.fabric.node(input.lids.owner[lid]).is_switch();
+  };
+  // Levels' up/down must be the scheme's own rule (not up*/down* from a root): else mixing them could close loops.
+  for (int lid = 1; lid <= input.lids.max_lid; ++lid) {
+    const int owner = input.lids.owner[lid];
+    if (owner < 0 || input.fabric.node(owner).is_switch() || own_sl(lid) || completer.ca_routes_up_down(lid)) continue;
+    for (int other = 1; other <= input.lids.max_lid; ++other)
+      if (input.lids.owner[other] >= 0) out.left.push_back(other);
+    return out;
+  }
+  for (int lid = 1; lid <= input.lids.max_lid; ++lid) {
+    if (input.lids.owner[lid] < 0) continue;
+    if (own_sl(lid)) {
+      out.left.push_back(lid);
+      continue;
+    }
+    if (!completer.complete(lid, previous)) out.left.push_back(lid);
+  }
+  return out;
+}
+
+void layer_switch_turns(const RoutingInput& input, const LegalSwitchRoutes& legal, Routing& routing) {
+  const std::vector<FamilyMatch>& families = input.detection.families;
+  const Family family = families.empty() ? Family::kAnyFabric : families.front().family;
+  const bool labelled = family == Family::kFtree || family == Family::kKary || family == Family::kClos2 ||
+                        family == Family::kPgft;
+  // The argument holds for up/down routes on SL 0, not where CA routes turn on layers of their own.
+  bool ca_layers = false;
+  for (size_t lid = 1; lid < routing.dest_sl.size() && !ca_layers; ++lid)
+    ca_layers = routing.dest_sl[lid] != 0 && !input.fabric.node(input.lids.owner[lid]).is_switch();
+  if (labelled && !ca_layers)
+    layer_turning_lids(input.fabric, input.lids, legal.illegal_lids, 1, routing);
+  else
+    layer_turning_lids(input.fabric, input.lids, legal.turning_lids, 0, routing);
+}
+
+}  // namespace ftclos

@@ -222,8 +222,8 @@ long complete_switch_traffic(const RoutingInput& input, Routing& routing) {
     if (legal.written > 0)
       routing.notes.push_back(fmt::format(
           "{} entries of switches' own routes (switch LIDs, and switches no CA route to the LID crosses) set so that "
-          "every switch reaches every LID up, then down ({} of them turn at leaf {}, the one turn that closes no "
-          "credit loop; {} take a shortest path: no legal one exists)",
+          "every switch reaches every LID up, then down ({} of them turn at leaf {} or above it, the one place they "
+          "may turn; {} take a shortest path: no legal one exists)",
           legal.written, legal.turned, input.fabric.node(legal.turn_leaf).display_name(), legal.illegal));
     written += legal.written;
     layer_switch_turns(input, legal, routing);

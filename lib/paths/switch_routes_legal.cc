@@ -5,6 +5,7 @@
 #include <ranges>
 #include <utility>
 
+#include "core/workers.h"
 #include "detect/detect.h"
 #include "detect/levels.h"
 #include "paths/detour_layers.h"
@@ -167,31 +168,37 @@ class LegalCompleter {
     auto at = [](const std::vector<uint8_t>& table, int lid) {
       return lid < static_cast<int>(table.size()) ? table[lid] : kNoPath;
     };
-    for (int x : switches_) {
-      const std::vector<uint8_t>& table = lfts_.port[x];
-      const std::vector<uint8_t>* before = previous && x < static_cast<int>(previous->port.size()) ? &previous->port[x] : nullptr;
-      const int first = port_index_[x], ports = fabric_.node(x).num_ports;
-      for (int lid = 1; lid <= lids_.max_lid; ++lid) {
-        if (!up_down[lid] || lids_.owner[lid] == x) continue;
-        const uint8_t port = at(table, lid);
-        const Exit& exit = exits[lid];
-        bool legal = !previous || port == (before ? at(*before, lid) : kNoPath);
-        if (legal && !(x == exit.target && port == exit.port)) {
-          const int next = port == kNoPath || port == 0 || port > ports ? -1 : switch_peer_[first + port];
-          legal = next >= 0;
-          if (legal && !up_port_[first + port] && lids_.owner[lid] != next) {
-            // Down to `next`: its route must go down too, or deliver.
-            const uint8_t after = at(lfts_.port[next], lid);
-            legal = (next == exit.target && after == exit.port) ||
-                    (after != kNoPath && after != 0 && after <= fabric_.node(next).num_ports &&
-                     switch_peer_[port_index_[next] + after] >= 0 && !up_port_[port_index_[next] + after]);
+    // Blocks of LIDs in parallel: each worker writes its own.
+    const long lids = lids_.max_lid;
+    for_each_block(lids, worker_count(lids / 4096 + 1), [&](int, long begin, long end) {
+      for (int x : switches_) {
+        const std::vector<uint8_t>& table = lfts_.port[x];
+        const std::vector<uint8_t>* before =
+            previous && x < static_cast<int>(previous->port.size()) ? &previous->port[x] : nullptr;
+        const int first = port_index_[x], ports = fabric_.node(x).num_ports;
+        for (int lid = static_cast<int>(begin) + 1; lid <= end; ++lid) {
+          if (!up_down[lid] || lids_.owner[lid] == x) continue;
+          const uint8_t port = at(table, lid);
+          const Exit& exit = exits[lid];
+          bool legal = !previous || port == (before ? at(*before, lid) : kNoPath);
+          if (legal && !(x == exit.target && port == exit.port)) {
+            const int next = port == kNoPath || port == 0 || port > ports ? -1 : switch_peer_[first + port];
+            legal = next >= 0;
+            if (legal && !up_port_[first + port] && lids_.owner[lid] != next) {
+              // Down to `next`: its route must go down too, or deliver.
+              const uint8_t after = at(lfts_.port[next], lid);
+              legal = (next == exit.target && after == exit.port) ||
+                      (after != kNoPath && after != 0 && after <= fabric_.node(next).num_ports &&
+                       switch_peer_[port_index_[next] + after] >= 0 && !up_port_[port_index_[next] + after]);
+            }
           }
+          if (!legal) up_down[lid] = 0;
         }
-        if (!legal) up_down[lid] = 0;
       }
-    }
+    });
     up_down_.assign(up_down.begin(), up_down.end());
   }
+
 
 
   /// Whether the CAs' own routes to CA LID `lid` go up, then down.

@@ -36,7 +36,6 @@
 #include "audit_tables.h"
 #include "cli_common.h"
 #include "commands.h"
-#include "core/end_nodes.h"
 #include "detect/detect.h"
 #include "report/audit_report.h"
 #include "traffic/pattern_load.h"
@@ -183,7 +182,7 @@ int run(const AuditOptions& options) {
   Progress progress("audit");
   const TableSources& sources = options.sources;
   if (Status status = check_options(options); !status.ok()) return bad_input(status);
-  Result<Fabric> fabric = read_end_nodes(options.topology);
+  Result<Fabric> fabric = read_topology("audit", options.topology);
   if (!fabric.ok()) return bad_input(fabric.status());
   Result<std::vector<PatternSpec>> patterns = parse_patterns(*fabric, options);
   if (!patterns.ok()) return bad_input(patterns.status());

@@ -22,7 +22,6 @@
 #include "audit/audit.h"
 #include "audit/lft_parse.h"
 #include "audit/sl_file.h"
-#include "core/end_nodes.h"
 #include "detect/summary.h"
 #include "engine/route_fabric.h"
 #include "engine/sweep.h"
@@ -134,7 +133,7 @@ Status check_files(const RouteOptions& options) {
 int run(const RouteOptions& options) {
   const Clock::time_point start = Clock::now();
   if (Status status = check_files(options); !status.ok()) return cli::bad_input("route", status);
-  Result<Fabric> fabric = read_end_nodes(options.file);
+  Result<Fabric> fabric = read_topology("route", options.file);
   if (!fabric.ok()) return bad_input("route", fabric.status());
   Result<HostHints> hints = read_hints("route", options.hint_files, *fabric);
   if (!hints.ok()) return bad_input("route", hints.status());

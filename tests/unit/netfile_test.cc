@@ -11,6 +11,7 @@
 #include <set>
 
 #include "core/end_nodes.h"
+#include "core/fabric_file.h"
 
 namespace ftclos {
 namespace {

@@ -16,6 +16,7 @@
 #include "audit/audit.h"
 #include "audit/path_trace.h"
 #include "core/end_nodes.h"
+#include "core/fabric_file.h"
 #include "core/topo_file.h"
 #include "engine/route_fabric.h"
 #include "schemes/scheme_registry.h"

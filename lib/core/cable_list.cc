@@ -73,7 +73,7 @@ class Builder {
     return fabric;
   }
 
- private:
+  // Records the node and port of a cable end.
   Status note(const CableEnd& end, const std::string& where) {
     const uint64_t key = node_key(end);
     if (end.port < 1 || end.port > 254)
@@ -106,6 +106,7 @@ class Builder {
     return Status::Ok();
   }
 
+ private:
   Status list(const CableEnd& end, const CableEnd& peer, const std::string& where) {
     const std::pair<uint64_t, int> here{node_key(end), end.port};
     const auto [it, added] = listings_.try_emplace(here, Listing{node_key(peer), peer.port, where});
@@ -127,6 +128,10 @@ class Builder {
 
 Result<Fabric> build_from_cables(const std::vector<Cable>& cables) {
   Builder builder;
+  // Nodes in the order the list's near ends name them, as the tools list
+  // their nodes (a node named only as a far end comes after).
+  for (const Cable& cable : cables)
+    if (Status status = builder.note(cable.a, cable.where); !status.ok()) return status;
   for (const Cable& cable : cables)
     if (Status status = builder.add(cable); !status.ok()) return status;
   return builder.finish();

@@ -133,10 +133,12 @@ Result<FabricFile> parse_fabric_text(std::string_view text, std::string_view sou
   const auto format = std::ranges::find_if(formats(), [&](const Format& candidate) {
     return std::ranges::any_of(lines, [&](std::string_view line) { return candidate.owns(line); });
   });
-  if (format == formats().end())
-    return Status::Error(fmt::format("{}: no line of a fabric file; expected ibnetdiscover output (plain, -g or -p), "
-                                     "iblinkinfo output, opensm-subnet.lst or an ibsim net file",
-                                     source));
+  // No line of any format: the net-file reader says what it expected of the first.
+  if (format == formats().end()) {
+    Result<Fabric> fabric = parse_netfile(text, source);
+    if (!fabric.ok()) return fabric.status();
+    return FabricFile{std::move(*fabric), "ibnetdiscover", {}};
+  }
   FabricFile file;
   file.format = format->name;
   const std::string repaired = repair_capture(text, source, *format, file.warnings);

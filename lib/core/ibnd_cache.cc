@@ -68,19 +68,30 @@ Result<Fabric> load_ibnd_cache(const std::string& path) {
     return Status::Error(fmt::format("{}: libibnetdisc cannot load it (ibnd_load_fabric failed); expected a cache "
                                      "that `ibnetdiscover --cache FILE` wrote",
                                      path));
-  std::vector<Cable> cables;
-  for (ibnd_node_t* node = fabric->nodes; node; node = node->next) {
-    if (node->type == IB_NODE_ROUTER)
-      return Status::Error(fmt::format("{}: router {:#x} \"{}\"; routers are not supported, expected switches and "
-                                       "CAs",
-                                       path, node->guid, node->nodedesc));
+  struct Walk {
+    const std::string& path;
+    std::vector<Cable> cables;
+    uint64_t router = 0;
+  } walk{path, {}, 0};
+  // Switches, then CAs, each in the order ibnetdiscover prints them.
+  const auto visit = [](ibnd_node_t* node, void* data) {
+    Walk& walk = *static_cast<Walk*>(data);
     for (int p = 1; p <= node->numports; ++p) {
       const ibnd_port_t* port = node->ports[p];
       if (!port || !port->remoteport) continue;
-      cables.push_back({end_of(*port), end_of(*port->remoteport), port_rate(*port),
-                        fmt::format("{}: port {} of {:#x}", path, p, node->guid)});
+      walk.cables.push_back({end_of(*port), end_of(*port->remoteport), port_rate(*port),
+                             fmt::format("{}: port {} of {:#x}", walk.path, p, node->guid)});
     }
-  }
+  };
+  ibnd_iter_nodes_type(fabric.get(), visit, IB_NODE_SWITCH, &walk);
+  ibnd_iter_nodes_type(fabric.get(), visit, IB_NODE_CA, &walk);
+  ibnd_iter_nodes_type(
+      fabric.get(), [](ibnd_node_t* node, void* data) { static_cast<Walk*>(data)->router = node->guid; },
+      IB_NODE_ROUTER, &walk);
+  if (walk.router)
+    return Status::Error(fmt::format("{}: router {:#x}; routers are not supported, expected switches and CAs", path,
+                                     walk.router));
+  const std::vector<Cable>& cables = walk.cables;
   if (cables.empty()) return Status::Error(fmt::format("{}: the cache holds no cable; expected a fabric", path));
   return build_from_cables(cables);
 }

@@ -42,8 +42,8 @@ Result<Fabric> parse_ports_report(std::string_view text, std::string_view source
     int& highest = highest_port[cable.a.port_guid];
     highest = std::max(highest, cable.a.port);
     // An unlinked port ends in its node's 'description'.
-    if (words.size() < 11 || words[6] != "-") return Status::Ok();
-    if (!read_end(words, 7, cable.b)) return fail();
+    if (words.size() < 7 || words[6] != "-") return Status::Ok();
+    if (words.size() < 11 || !read_end(words, 7, cable.b)) return fail();
     cable.rate = parse_link_rate(fmt::format("{}{}", words[4], words[5])).value_or(LinkRate{});
     const size_t open = line.find("( '"), middle = line.rfind("' - '"), close = line.rfind("' )");
     if (open == std::string_view::npos || middle == std::string_view::npos || close == std::string_view::npos ||

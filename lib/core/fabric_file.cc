@@ -115,15 +115,16 @@ std::string repair_capture(std::string_view text, std::string_view source, const
   return out;
 }
 
-// A regular file with a NUL byte in its first 4 KiB (anything else goes to
+// A regular file that starts with libibnetdisc's cache magic, 0x8FE7832B as
+// it writes numbers, least significant byte first (anything else goes to
 // read_file, which refuses a FIFO without waiting on it).
-bool looks_binary(const std::string& path) {
+bool is_ibnd_cache(const std::string& path) {
   std::error_code error;
   if (!std::filesystem::is_regular_file(path, error)) return false;
   std::ifstream in(path, std::ios::binary);
-  char head[4096];
-  in.read(head, sizeof head);
-  return std::find(head, head + in.gcount(), '\0') != head + in.gcount();
+  unsigned char head[4] = {};
+  in.read(reinterpret_cast<char*>(head), sizeof head);
+  return in.gcount() == 4 && head[0] == 0x2b && head[1] == 0x83 && head[2] == 0xe7 && head[3] == 0x8f;
 }
 
 }  // namespace
@@ -153,7 +154,7 @@ Result<FabricFile> parse_fabric_text(std::string_view text, std::string_view sou
 }
 
 Result<FabricFile> read_fabric_file(const std::string& path) {
-  if (looks_binary(path)) {
+  if (is_ibnd_cache(path)) {
     Result<Fabric> fabric = load_ibnd_cache(path);
     if (!fabric.ok()) return fabric.status();
     return FabricFile{std::move(*fabric), "ibnetdiscover --cache", {}};

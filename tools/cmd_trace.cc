@@ -87,7 +87,8 @@ int print_trace(const Fabric& fabric, const PairTrace& path, int dlid) {
   const int switches = static_cast<int>(path.hops.size()) - 1;
   switch (path.outcome) {
     case Trace::Outcome::kDelivered:
-      fmt::print("delivered to \"{}\" (LID {}) after {} switches\n", stop.display_name(), dlid, switches);
+      fmt::print("delivered to \"{}\" (LID {}) after {} switch{}\n", stop.display_name(), dlid, switches,
+                 switches == 1 ? "" : "es");
       return 0;
     case Trace::Outcome::kLoop:
       fmt::print("loop: the packet comes back to switch \"{}\" ({}); never delivered\n", stop.display_name(),

@@ -123,6 +123,7 @@ Result<AuditedSet> audit_set(const Fabric& fabric, const Detection& detection, c
   audit.offsets = describe(set.offsets);
   audit.unknown_lids = set.unknown_lids;
   audit.warnings = set.warnings;
+  audit.notes = set.notes;
   audit.correctness = check_correctness(input);
   if (mcast) audit.multicast = check_multicast(fabric, *mcast);
   progress.stage("correctness done; computing the worst-case contention");

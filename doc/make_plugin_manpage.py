@@ -5,6 +5,7 @@ the README never disagree. The README's Building and Tests sections and its
 note on the source files are for developers and stay out.
 
 Usage: make_plugin_manpage.py README.md VERSION OUT.8"""
+import pathlib
 import re
 import sys
 
@@ -128,8 +129,7 @@ def main(readme, version, out_path):
         "\\fBopensm\\fR(8), \\fBftclos\\fR(1), \\fBibnetdiscover\\fR(8)",
         "",
     ]
-    with open(out_path, "w") as out:
-        out.write("\n".join(page))
+    pathlib.Path(out_path).write_text("\n".join(page))
 
 
 if __name__ == "__main__":

@@ -20,9 +20,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 source "$here/lib.sh"
 FTCLOS=${FTCLOS:?set FTCLOS to the ftclos binary}
 root=${FTCLOS_SOURCE_ROOT:-$here/../..}
-work=$(mktemp -d)
-cd "$work"  # diags killed hard leave sys-<pid> folders in their working directory
-trap 'cleanup_ibsims; [ -n "${FTCLOS_E2E_KEEP:-}" ] || rm -rf "$work"' EXIT
+enter_workdir
 
 fabrics=(ft-8-2 ft-8-3-fail4 clos2-4-4-8-io2)
 failures=0
@@ -133,16 +131,19 @@ done
 
 # Damaged files: one line of each format cut short.
 dir=$work/${fabrics[0]}
+nth_line() {  # nth_line N REGEX FILE: the number of the Nth line matching REGEX (one process: no SIGPIPE)
+  awk -v n="$1" -v re="$2" '$0 ~ re && ++seen == n { print NR; exit }' "$3"
+}
 cut_line() {  # cut_line FILE LINE OUT: FILE with line LINE cut to its first 12 characters
   awk -v n="$2" 'NR == n { $0 = substr($0, 1, 12) } { print }' "$1" >"$3"
 }
-line=$(grep -n '^\[' "$dir/plain.disc" | head -1 | cut -d: -f1)
+line=$(nth_line 1 '^\\[' "$dir/plain.disc")
 cut_line "$dir/plain.disc" "$line" "$work/cut.disc"
 damaged "$work/cut.disc" "$line" 'expected "peer"[port]'
-line=$(grep -n ' - ' "$dir/ports.txt" | sed -n 5p | cut -d: -f1)
+line=$(nth_line 5 ' - ' "$dir/ports.txt")
 cut_line "$dir/ports.txt" "$line" "$work/cut-ports.txt"
 damaged "$work/cut-ports.txt" "$line" "(ibnetdiscover -p)"
-line=$(grep -n '==>' "$dir/iblinkinfo.txt" | sed -n 3p | cut -d: -f1)
+line=$(nth_line 3 '==>' "$dir/iblinkinfo.txt")
 cut_line "$dir/iblinkinfo.txt" "$line" "$work/cut-iblinkinfo.txt"
 damaged "$work/cut-iblinkinfo.txt" "$line" "(iblinkinfo)"
 cut_line "$dir/opensm-subnet.lst" 2 "$work/cut-subnet.lst"
@@ -152,7 +153,7 @@ rc=0
 "$FTCLOS" -q detect "$work/cut.ibnd" >"$work/cut.ibnd.out" 2>&1 || rc=$?
 [ "$rc" = 2 ] && grep -q "cut.ibnd: libibnetdisc cannot load it" "$work/cut.ibnd.out" ||
   fail "a truncated cache: exit $rc, $(head -c 300 "$work/cut.ibnd.out")"
-line=$(grep -n '^0x' "$dir/opensm.fdbs" | sed -n 5p | cut -d: -f1)
+line=$(nth_line 5 '^0x' "$dir/opensm.fdbs")
 cp "$dir/opensm.fdbs" "$work/cut.fdbs"
 sed -i "${line}s/.*/0x0005 :/" "$work/cut.fdbs"
 rc=0

@@ -13,9 +13,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 source "$here/lib.sh"
 FTCLOS=${FTCLOS:?set FTCLOS to the ftclos binary}
 root=${FTCLOS_SOURCE_ROOT:-$here/../..}
-work=$(mktemp -d)
-cd "$work"  # diags killed hard leave sys-<pid> folders in their working directory
-trap 'cleanup_ibsims; [ -n "${FTCLOS_E2E_KEEP:-}" ] || rm -rf "$work"' EXIT
+enter_workdir
 
 # fabric (ibsim-topos/<fabric>.net) | LMC
 cases=("ft-8-3|2" "clos2-4-4-8-io2|0" "rfc-8-16-3-seed1|1")
@@ -25,8 +23,7 @@ traced=0
 # The comparison, run while ibsim holds the tables: ibtracert's hops
 # ("[out] -> switch port {GUID}[in]") against trace's ("hop N: switch ...
 # 0xGUID in I out O"), as "GUID in out" lists.
-COMPARE=$(mktemp)
-trap 'cleanup_ibsims; [ -n "${FTCLOS_E2E_KEEP:-}" ] || rm -rf "$work"; rm -f "$COMPARE"' EXIT
+COMPARE=$work/compare.py
 cat >"$COMPARE" <<'PY'
 import os, random, re, subprocess, sys
 ftclos, topo, dump, sock, host, umad = sys.argv[1:7]

@@ -60,7 +60,8 @@ def main(ftclos, out_path):
         " around the output), each repair a warning. Tables (\\fBaudit\\fR, \\fBtrace\\fR) may be"
         " opensm-lfts.dump, OpenSM's opensm.fdbs or ibroute/dump_lfts output."
         " \\fB\\-\\-json FILE\\fR writes a JSON report (\\fB\\-\\fR: stdout) carrying \\fBschema_version\\fR"
-        " and \\fBftclos_version\\fR; the schemas are in the source tree under doc/schemas.",
+        " and \\fBftclos_version\\fR; their JSON Schemas are installed in \\fIshare/doc/ftclos/schemas\\fR under"
+        " the prefix (Debian: \\fI/usr/share/doc/ftclos/schemas\\fR).",
         ".nf",
         roff(top.rstrip()),
         ".fi",

@@ -55,7 +55,8 @@ depends=$(dpkg-deb -f "$plugin_deb" Depends)
 grep -q "opensm (= $opensm_version)" <<<"$depends" || fail "opensm-ftclos Depends: $depends (want opensm (= $opensm_version))"
 grep -qx "\./usr/share/man/man8/opensm-ftclos\.8\.gz" <<<"$plugin_files" ||
   fail "opensm-ftclos holds no usr/share/man/man8/opensm-ftclos.8.gz: $(tr '\n' ' ' <<<"$plugin_files")"
-for path in usr/bin/ftclos usr/share/man/man1/ftclos.1.gz usr/share/bash-completion/completions/ftclos; do
+for path in usr/bin/ftclos usr/share/man/man1/ftclos.1.gz usr/share/bash-completion/completions/ftclos \
+  usr/share/doc/ftclos/schemas/audit.schema.json usr/share/doc/ftclos/schemas/detect.schema.json; do
   grep -qx "\./$path" <<<"$tool_files" || fail "ftclos holds no $path"
 done
 

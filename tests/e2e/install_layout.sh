@@ -32,6 +32,8 @@ expect=(
   "$prefix/$mandir/man1/ftclos.1"
   "$prefix/$datadir/doc/ftclos/opensm-ftclos.conf"
   "$prefix/$datadir/bash-completion/completions/ftclos"
+  "$prefix/$datadir/doc/ftclos/schemas/audit.schema.json"
+  "$prefix/$datadir/doc/ftclos/schemas/detect.schema.json"
 )
 for path in "${expect[@]}"; do [ -f "$root$path" ] || fail "not installed: $path"; done
 echo "installed under $prefix: $(cd "$root" && find . -type f | sort | tr '\n' ' ')"

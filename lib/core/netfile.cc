@@ -183,8 +183,11 @@ Status Parser::parse(std::string_view text, std::string_view source, int include
   int line_number = 0;
   for (size_t start = 0; start < text.size();) {
     size_t end = std::min(text.find('\n', start), text.size());
-    Status status = parse_line(text.substr(start, end - start), {source, ++line_number}, include_depth);
-    if (!status.ok()) return status;
+    const std::string_view line = text.substr(start, end - start);
+    Status status = parse_line(line, {source, ++line_number}, include_depth);
+    // A line's own mistake quotes it (cut); an included file's error quotes its own line.
+    if (!status.ok() && trim(line).starts_with("include")) return status;
+    if (!status.ok()) return Status::Error(fmt::format("{}, got \"{}\"", status.message(), excerpt(trim(line))));
     start = end + 1;
   }
   return Status::Ok();

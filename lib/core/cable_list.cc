@@ -15,11 +15,10 @@ uint64_t node_key(const CableEnd& end) { return end.node_guid ? end.node_guid : 
 // What the list says of one node before the fabric is built.
 struct NodeInfo {
   NodeType type = NodeType::kCa;
-  uint64_t guid = 0;
   int num_ports = 0;
   std::string description;
   std::string first_where;
-  std::map<int, CableEnd> ends;  // by port: its GUID and LID
+  std::map<int, CableEnd> ends;  // by port (0 for a switch): its GUID and LID
 };
 
 // One end of a cable as listed: its peer and where.
@@ -83,7 +82,6 @@ class Builder {
     if (added) {
       order_.push_back(key);
       info.type = end.type;
-      info.guid = key;
       info.description = end.description;
       info.first_where = where;
     } else if (info.type != end.type || info.description != end.description) {

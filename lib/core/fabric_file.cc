@@ -17,6 +17,11 @@
 namespace ftclos {
 namespace {
 
+// Without leading blanks: ibsim's net files may indent their lines.
+std::string_view without_indent(std::string_view line) {
+  return line.substr(std::min(line.find_first_not_of(" \t"), line.size()));
+}
+
 bool starts_with_any(std::string_view line, std::initializer_list<std::string_view> prefixes) {
   return std::ranges::any_of(prefixes, [&](std::string_view prefix) { return line.starts_with(prefix); });
 }
@@ -89,7 +94,7 @@ std::string repair_capture(std::string_view text, std::string_view source, const
   if (carriage_returns > 0)
     warnings.push_back(fmt::format("{}: {} lines end in CR LF (a terminal capture?); read without the CR", source,
                                    carriage_returns));
-  const auto owned = [&](std::string_view line) { return format.owns(line); };
+  const auto owned = [&](std::string_view line) { return format.owns(without_indent(line)); };
   const auto first = std::ranges::find_if(lines, owned);
   const auto last = std::ranges::find_if(lines.rbegin(), lines.rend(), owned).base();
   std::string out;
@@ -132,7 +137,7 @@ bool is_ibnd_cache(const std::string& path) {
 Result<FabricFile> parse_fabric_text(std::string_view text, std::string_view source) {
   const std::vector<std::string_view> lines = split_lines(text);
   const auto format = std::ranges::find_if(formats(), [&](const Format& candidate) {
-    return std::ranges::any_of(lines, [&](std::string_view line) { return candidate.owns(line); });
+    return std::ranges::any_of(lines, [&](std::string_view line) { return candidate.owns(without_indent(line)); });
   });
   // No line of any format: the net-file reader says what it expected of the first.
   if (format == formats().end()) {

@@ -8,6 +8,8 @@
 
 #include <string>
 
+#include "core/words.h"
+
 namespace ftclos {
 namespace {
 
@@ -76,6 +78,18 @@ TEST(FabricFile, TerminalCaptureIsRepairedWithAWarningPerRepair) {
       << warnings;
   EXPECT_NE(warnings.find("4 Switch/Ca/Hca headers have no blank before their port count"), std::string::npos)
       << warnings;
+}
+
+TEST(FabricFile, IndentedNetFileLinesAreNotSkipped) {
+  std::string indented;
+  for_each_line(kPlain, [&](std::string_view line, int) {
+    indented += (line.starts_with('[') ? "\t" : "") + std::string(line) + "\n";  // ports indented, as ibsim's nets
+    return Status::Ok();
+  });
+  Result<FabricFile> file = parse_fabric_text(indented, "f.txt");
+  ASSERT_TRUE(file.ok()) << file.status().message();
+  EXPECT_EQ(file->fabric.switch_links(), 1);
+  EXPECT_TRUE(file->warnings.empty()) << Joined(file->warnings);
 }
 
 TEST(FabricFile, AnUnknownLineInsideTheOutputIsNotSkipped) {

@@ -53,9 +53,15 @@ def main(ftclos, out_path):
         ".br",
         ".B ftclos \\-\\-version",
         ".SH DESCRIPTION",
-        "Every subcommand reads the fabric as the positional TOPO (ibnetdiscover output or an ibsim net file)."
+        "Every subcommand reads the fabric as the positional TOPO, told apart by content: ibnetdiscover output"
+        " (plain, \\fB\\-g\\fR, \\fB\\-p\\fR, or its binary \\fB\\-\\-cache\\fR file, read with libibnetdisc),"
+        " iblinkinfo output, OpenSM's opensm-subnet.lst, or an ibsim net file. A terminal capture is repaired"
+        " where that is unambiguous (CRLF, lost tabs, a banner, an ibnetdiscover warning or shell prompts"
+        " around the output), each repair a warning. Tables (\\fBaudit\\fR, \\fBtrace\\fR) may be"
+        " opensm-lfts.dump, OpenSM's opensm.fdbs or ibroute/dump_lfts output."
         " \\fB\\-\\-json FILE\\fR writes a JSON report (\\fB\\-\\fR: stdout) carrying \\fBschema_version\\fR"
-        " and \\fBftclos_version\\fR; the schemas are in the source tree under doc/schemas.",
+        " and \\fBftclos_version\\fR; their JSON Schemas are installed in \\fIshare/doc/ftclos/schemas\\fR under"
+        " the prefix (Debian: \\fI/usr/share/doc/ftclos/schemas\\fR).",
         ".nf",
         roff(top.rstrip()),
         ".fi",
@@ -82,7 +88,8 @@ def main(ftclos, out_path):
         "The OpenSM routing-engine plugin is \\fIlibosmftclos.so\\fR (package opensm-ftclos); an annotated"
         " opensm.conf is \\fIshare/doc/ftclos/opensm-ftclos.conf\\fR under the install prefix (Debian: \\fI/usr/share/doc/opensm-ftclos/opensm-ftclos.conf\\fR).",
         ".SH SEE ALSO",
-        "\\fBopensm\\fR(8), \\fBibnetdiscover\\fR(8), \\fBibsim\\fR(1)",
+        "\\fBopensm\\fR(8), \\fBopensm\\-ftclos\\fR(8), \\fBibnetdiscover\\fR(8), \\fBibtracert\\fR(8),"
+        " \\fBibsim\\fR(1)",
         "",
     ]
     with open(out_path, "w") as out:

@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 packages=(
   g++ meson ninja-build pkg-config python3 ccache
   libcli11-dev nlohmann-json3-dev libfmt-dev libgtest-dev libgmock-dev libbenchmark-dev
-  opensm libopensm-dev libibumad-dev ibsim-utils infiniband-diags chromium
+  opensm libopensm-dev libibumad-dev libibnetdisc-dev libibmad-dev ibsim-utils infiniband-diags chromium
   clang libclang-rt-14-dev
   python3-jsonschema bash-completion debhelper  # json_schemas.sh; install_layout.sh; debian_packages.sh
 )

@@ -66,8 +66,8 @@ Result<TableSet> tables_from_scheme(const Fabric& fabric, const Detection& detec
   set.dest_sl = std::move(routed->routing.dest_sl);
   set.offsets = std::move(routed->offsets);
   set.warnings = std::move(routed->notes);
-  // Named by the scheme, for the warnings of several sets.
-  for (const std::string& note : routed->routing.notes) set.warnings.push_back(fmt::format("{}: {}", scheme, note));
+  // Named by the scheme, for the notes of several sets.
+  for (const std::string& note : routed->routing.notes) set.notes.push_back(fmt::format("{}: {}", scheme, note));
   if (lmc >= 0 && lmc < routed->routing.lmc_needed)
     set.warnings.push_back(
         fmt::format("{} needs LMC {} for its full guarantee on this fabric", scheme, routed->routing.lmc_needed));

@@ -54,6 +54,7 @@ struct TableSet {
   OffsetChoice offsets;
   long unknown_lids = 0;
   std::vector<std::string> warnings;
+  std::vector<std::string> notes;  // what a scheme decided and why (auto's choice, the polish): no fault
 };
 
 /// Every set `sources` names, in the order above. Fails on the first set

@@ -14,6 +14,7 @@
 #include <filesystem>
 
 #include "audit/lft_parse.h"
+#include "core/fabric_file.h"
 #include "core/files.h"
 #include "route/routing.h"
 
@@ -91,6 +92,13 @@ void add_host_hints(CLI::App& app, HintFiles& files) {
   app.add_option("--cn-guid-file", files.cn_guid_file, "GUIDs of the compute CAs (OpenSM ftree's cn_guid_file)");
   app.add_option("--io-guid-file", files.io_guid_file, "GUIDs of attached (I/O) CAs (OpenSM ftree's io_guid_file)");
   app.add_option("--root-guid-file,--roots", files.root_guid_file, "GUIDs of the root switches, one a line (OpenSM root_guid_file; the roots of up*/down* too)");
+}
+
+Result<Fabric> read_topology(const std::string& command, const std::string& path) {
+  std::vector<std::string> warnings;
+  Result<Fabric> fabric = read_end_nodes(path, &warnings);
+  for (const std::string& warning : warnings) fmt::print(stderr, "ftclos {}: warning: {}\n", command, warning);
+  return fabric;
 }
 
 Result<HostHints> read_hints(const std::string& command, const HintFiles& files, const Fabric& fabric) {

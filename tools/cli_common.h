@@ -36,6 +36,10 @@ CLI::Validator whole_number_in(int low, int high);
 /// A whole number of at least 1.
 extern const CLI::Validator kPositive;
 
+/// The topology file of `command` in any format core/fabric_file.h reads,
+/// as end nodes; its repairs go to stderr as "ftclos COMMAND: warning: ...".
+Result<Fabric> read_topology(const std::string& command, const std::string& path);
+
 /// --cn-guid-file, --io-guid-file, --root-guid-file: OpenSM ftree's hint
 /// files, overriding the guess of which CAs are compute hosts.
 void add_host_hints(CLI::App& app, HintFiles& files);

@@ -36,7 +36,6 @@
 #include "audit_tables.h"
 #include "cli_common.h"
 #include "commands.h"
-#include "core/end_nodes.h"
 #include "detect/detect.h"
 #include "report/audit_report.h"
 #include "traffic/pattern_load.h"
@@ -124,6 +123,7 @@ Result<AuditedSet> audit_set(const Fabric& fabric, const Detection& detection, c
   audit.offsets = describe(set.offsets);
   audit.unknown_lids = set.unknown_lids;
   audit.warnings = set.warnings;
+  audit.notes = set.notes;
   audit.correctness = check_correctness(input);
   if (mcast) audit.multicast = check_multicast(fabric, *mcast);
   progress.stage("correctness done; computing the worst-case contention");
@@ -183,7 +183,7 @@ int run(const AuditOptions& options) {
   Progress progress("audit");
   const TableSources& sources = options.sources;
   if (Status status = check_options(options); !status.ok()) return bad_input(status);
-  Result<Fabric> fabric = read_end_nodes(options.topology);
+  Result<Fabric> fabric = read_topology("audit", options.topology);
   if (!fabric.ok()) return bad_input(fabric.status());
   Result<std::vector<PatternSpec>> patterns = parse_patterns(*fabric, options);
   if (!patterns.ok()) return bad_input(patterns.status());

@@ -6,7 +6,6 @@
 
 #include "cli_common.h"
 #include "commands.h"
-#include "core/end_nodes.h"
 #include "detect/detect.h"
 #include "detect/summary.h"
 #include "report/detect_json.h"
@@ -29,7 +28,7 @@ void add_detect(CLI::App& app) {
                                                {{"--json", options->json}});
         !status.ok())
       return set_exit_code(bad_input("detect", status));
-    Result<Fabric> fabric = read_end_nodes(options->file);
+    Result<Fabric> fabric = read_topology("detect", options->file);
     if (!fabric.ok()) return set_exit_code(bad_input("detect", fabric.status()));
     Result<HostHints> hints = read_hints("detect", options->hint_files, *fabric);
     if (!hints.ok()) return set_exit_code(bad_input("detect", hints.status()));

@@ -12,7 +12,6 @@
 #include "cli_common.h"
 #include "commands.h"
 #include "audit/worst_case.h"
-#include "core/end_nodes.h"
 #include "tables/path_bits.h"
 #include "engine/route_fabric.h"
 
@@ -32,7 +31,7 @@ struct PathBitsOptions {
 
 // Returns the exit code.
 int run(const PathBitsOptions& options) {
-  Result<Fabric> fabric = read_end_nodes(options.file);
+  Result<Fabric> fabric = read_topology("pathbits", options.file);
   if (!fabric.ok()) return bad_input("pathbits", fabric.status());
   Result<HostHints> hints = read_hints("pathbits", options.hint_files, *fabric);
   if (!hints.ok()) return bad_input("pathbits", hints.status());

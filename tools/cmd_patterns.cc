@@ -12,7 +12,6 @@
 
 #include "cli_common.h"
 #include "commands.h"
-#include "core/end_nodes.h"
 #include "detect/detect.h"
 #include "detect/summary.h"
 #include "route/routing.h"
@@ -47,7 +46,7 @@ int run(const PatternsOptions& options) {
     patterns.push_back(*spec);
   }
   if (!has_bisection) patterns.push_back(*parse_pattern("bisection"));  // effective bisection bandwidth
-  Result<Fabric> fabric = read_end_nodes(options.file);
+  Result<Fabric> fabric = read_topology("patterns", options.file);
   if (!fabric.ok()) {
     fmt::print(stderr, "ftclos patterns: {}\n", fabric.status().message());
     return 2;

@@ -10,8 +10,8 @@
 #include <memory>
 #include <string>
 
+#include "cli_common.h"
 #include "commands.h"
-#include "core/end_nodes.h"
 #include "core/files.h"
 #include "detect/detect.h"
 #include "traffic/adaptive_plan.h"
@@ -27,7 +27,7 @@ int ceil_log2(int n) {
 }
 
 int run(const std::string& topo, const std::string& permutation_file) {
-  Result<Fabric> fabric = read_end_nodes(topo);
+  Result<Fabric> fabric = read_topology("plan", topo);
   if (!fabric.ok()) {
     fmt::print(stderr, "ftclos plan: {}\n", fabric.status().message());
     return 2;

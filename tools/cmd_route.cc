@@ -22,7 +22,6 @@
 #include "audit/audit.h"
 #include "audit/lft_parse.h"
 #include "audit/sl_file.h"
-#include "core/end_nodes.h"
 #include "detect/summary.h"
 #include "engine/route_fabric.h"
 #include "engine/sweep.h"
@@ -133,8 +132,9 @@ Status check_files(const RouteOptions& options) {
 
 int run(const RouteOptions& options) {
   const Clock::time_point start = Clock::now();
+  Progress progress("route");  // lines on a terminal only, so that a long route is seen working
   if (Status status = check_files(options); !status.ok()) return cli::bad_input("route", status);
-  Result<Fabric> fabric = read_end_nodes(options.file);
+  Result<Fabric> fabric = read_topology("route", options.file);
   if (!fabric.ok()) return bad_input("route", fabric.status());
   Result<HostHints> hints = read_hints("route", options.hint_files, *fabric);
   if (!hints.ok()) return bad_input("route", hints.status());
@@ -151,6 +151,8 @@ int run(const RouteOptions& options) {
     return 1;
   }
   const SweepOptions sweep_opts = sweep_options(options);
+  progress.stage(fmt::format("read {} nodes; recognizing, routing with {} and checking every pair", fabric->size(),
+                             options.scheme));
   const SweepOutcome outcome = run_sweep(
       {*fabric, *lids, *hints, options.previous.empty() ? nullptr : &previous->lfts}, sweep_opts);
   if (!outcome.ok()) {
@@ -182,6 +184,7 @@ int run(const RouteOptions& options) {
     }
     fmt::print(stderr, "ftclos route: {}; written anyway (--allow-unreachable)\n", reason);
   }
+  progress.stage("tables checked; writing");
   // The dump, path bits and SLs must agree: all are written or none.
   Outputs outputs;
   Status written = outputs.add(options.output, [&](const TextSink& sink) {

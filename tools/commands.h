@@ -22,6 +22,7 @@ void add_simulate(CLI::App& app);
 void add_plan(CLI::App& app);
 void add_experiment(CLI::App& app);
 void add_import_topo(CLI::App& app);
+void add_trace(CLI::App& app);
 
 inline constexpr Command kCommands[] = {
     {"gen", add_gen},
@@ -30,6 +31,7 @@ inline constexpr Command kCommands[] = {
     {"schemes", add_schemes},
     {"pathbits", add_pathbits},
     {"audit", add_audit},
+    {"trace", add_trace},
     {"patterns", add_patterns},
     {"simulate", add_simulate},
     {"plan", add_plan},

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "audit/fdbs_parse.h"
 #include "audit/text_lines.h"
 #include "core/files.h"
 #include "tables/path_bits.h"
@@ -138,6 +139,8 @@ class Reader {
       if (Status status = read_lid_file(lft_files_); !status.ok()) return status;
     for (int source = 0; source < lft_files_; ++source)
       if (Status status = read_lft_file(source); !status.ok()) return status;
+    if (fdbs_blocks_ > 0 && static_cast<int>(sources_.size()) == lft_files_)
+      if (Status status = claim_topology_lids(); !status.ok()) return status;
     LftRead read;
     Result<LidMap> lids = derive_lids();
     if (!lids.ok()) return lids.status();
@@ -232,24 +235,88 @@ class Reader {
     Lines lines(*sources_[source], &progress_);
     std::string_view line;
     int blocks = 0;
-    while (lines.next(line)) {
+    bool more = lines.next(line);
+    while (more) {
       // dump_lfts ends with a "*** WARNING ***" note about dump_fts.
-      if (trim(line).empty() || line.starts_with("*** WARNING ***")) continue;
+      if (trim(line).empty() || line.starts_with("*** WARNING ***")) {
+        more = lines.next(line);
+        continue;
+      }
+      ++blocks;
+      if (const std::optional<uint64_t> guid = parse_fdbs_header(line)) {
+        if (Status status = read_fdbs_block(lines, *guid, source, line, more); !status.ok()) return status;
+        continue;
+      }
       const std::optional<Header> header = parse_header(line);
       if (!header)
         return error(source, lines.number(),
-                     fmt::format("expected \"Unicast lids [A-B] of switch ... guid 0x...:\" header, got \"{}\"",
+                     fmt::format("expected \"Unicast lids [A-B] of switch ... guid 0x...:\" header (opensm-lfts.dump, "
+                                 "ibroute) or \"dump_ucast_routes: Switch 0x...\" (opensm.fdbs), got \"{}\"",
                                  excerpt(trim(line))));
       if (Status status = read_block(lines, *header, source); !status.ok()) return status;
-      ++blocks;
+      more = lines.next(line);
     }
     if (!lines.status().ok()) return lines.status();
     // An empty file would audit as tables with nothing to check: sound, nonblocking, and wrong.
     if (blocks == 0)
       return Status::Error(fmt::format("{}: no switch's table; expected \"Unicast lids [A-B] of switch ...\" blocks "
-                                       "(opensm-lfts.dump, ibroute or dump_lfts output)",
+                                       "(opensm-lfts.dump, ibroute or dump_lfts output) or opensm.fdbs's "
+                                       "\"dump_ucast_routes: Switch 0x...\"",
                                        sources_[source]->name));
     return Status::Ok();
+  }
+
+  // An opensm.fdbs block: its entries up to the next block or the end, which
+  // is left in `line` (`more` false at the end).
+  Status read_fdbs_block(Lines& lines, uint64_t guid, int source, std::string_view& line, bool& more) {
+    const int header_line = lines.number();
+    Header header;
+    header.guid = guid;
+    header.last = kMaxUnicastLid;
+    Result<int> found = find_switch(header, source, header_line);
+    if (!found.ok()) return found.status();
+    if (!lines.next(line) || !is_fdbs_column_line(line))
+      return error(source, lines.number(), "expected opensm.fdbs's \"LID    : Port : Hops : Optimal\" column line");
+    if (*found >= 0) block_at_[*found] = {source, header_line};
+    else if (skipped_lost_++ == 0) first_lost_at_ = {source, header_line};
+    fdbs_blocks_++;
+    while ((more = lines.next(line))) {
+      if (trim(line).empty()) continue;
+      if (parse_fdbs_header(line)) return Status::Ok();
+      const std::optional<FdbsEntry> entry = parse_fdbs_entry(line);
+      if (!entry)
+        return error(source, lines.number(),
+                     fmt::format("expected \"0xLLLL : PPP : HOPS : yes\" or \"0xLLLL : UNREACHABLE\" (opensm.fdbs), "
+                                 "got \"{}\"",
+                                 excerpt(trim(line))));
+      if (*found < 0 || !entry->port) continue;
+      Entry routed;
+      routed.lid = entry->lid;
+      routed.port = *entry->port;
+      if (Status status = add_entry(routed, header, *found, table_[*found], source, lines.number()); !status.ok())
+        return status;
+    }
+    return lines.status();
+  }
+
+  // opensm.fdbs names no GUIDs: without a LID file the topology's LIDs say
+  // whose each LID is.
+  Status claim_topology_lids() {
+    bool any = false;
+    for (int i = 0; i < fabric_.size(); ++i) {
+      const Node& node = fabric_.node(i);
+      const int port = node.is_switch() ? 0 : 1;
+      if (node.num_ports < port || node.ports[port].lid == 0) continue;
+      any = true;
+      const Port& lids = node.ports[port];
+      for (int lid = lids.lid; lid < lids.lid + (1 << lids.lmc) && lid <= kMaxUnicastLid; ++lid)
+        if (Status status = claim(lid, port_guid(node, port), 0, 0); !status.ok()) return status;
+    }
+    if (any) return Status::Ok();
+    return Status::Error(fmt::format("{}: opensm.fdbs names no port GUIDs and the topology has no LIDs; expected "
+                                     "--guid2lid FILE (OpenSM's guid2lid or opensm-subnet.lst) or a topology with "
+                                     "LIDs (ibnetdiscover's)",
+                                     sources_[0]->name));
   }
 
   // The switch a block is for; -1 for a switch the topology lost, when skipped.
@@ -495,6 +562,7 @@ class Reader {
   bool skip_lost_ = false;  // blocks of switches the topology lacks are skipped, not errors
   int skipped_lost_ = 0;
   Place first_lost_at_;
+  int fdbs_blocks_ = 0;  // opensm.fdbs blocks read: their LIDs come from elsewhere
 };
 
 }  // namespace

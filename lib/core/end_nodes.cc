@@ -4,7 +4,6 @@
 
 #include <vector>
 
-#include "core/netfile.h"
 
 namespace ftclos {
 namespace {
@@ -78,16 +77,6 @@ Fabric split_end_nodes(const Fabric& fabric, std::vector<int>* new_index) {
     }
   }
   return out;
-}
-
-Result<Fabric> read_end_nodes(const std::string& path) {
-  Result<Fabric> fabric = read_netfile(path);
-  if (!fabric.ok()) return fabric;
-  Fabric split = split_end_nodes(*fabric);
-  // Every check passes on nothing: an empty fabric is a wrong file, not a sound one.
-  if (split.size() == 0)
-    return Status::Error(fmt::format("{}: no cabled Switch, Ca or Hca record; expected a fabric", path));
-  return split;
 }
 
 }  // namespace ftclos

@@ -6,8 +6,6 @@
 
 #include <vector>
 
-#include <string>
-
 #include "core/fabric.h"
 #include "core/status.h"
 
@@ -26,9 +24,5 @@ Fabric split_end_nodes(const Fabric& fabric, std::vector<int>* new_index = nullp
 /// True when every CA already has exactly one port, port 1, cabled:
 /// split_end_nodes would return the fabric unchanged.
 bool has_split_end_nodes(const Fabric& fabric);
-
-/// read_netfile, then split_end_nodes: the fabric every command detects,
-/// routes and audits. A file without a cabled node is an error.
-Result<Fabric> read_end_nodes(const std::string& path);
 
 }  // namespace ftclos

@@ -57,6 +57,10 @@ class Scanner {
   }
   /// `"text"`; the text may hold anything but a quote.
   std::optional<std::string_view> quoted() { return enclosed('"', '"'); }
+  /// `ibnetdiscover -g`'s `[ext N]` after a port: the chassis's front-panel number, not kept.
+  void skip_external_port() {
+    if (rest_.starts_with("[ext ")) rest_.remove_prefix(std::min(rest_.find(']') + 1, rest_.size()));
+  }
   /// `[port]`
   std::optional<uint64_t> bracketed() { return enclosed_number('[', ']', 10); }
   /// `(hex GUID)`
@@ -179,8 +183,11 @@ Status Parser::parse(std::string_view text, std::string_view source, int include
   int line_number = 0;
   for (size_t start = 0; start < text.size();) {
     size_t end = std::min(text.find('\n', start), text.size());
-    Status status = parse_line(text.substr(start, end - start), {source, ++line_number}, include_depth);
-    if (!status.ok()) return status;
+    const std::string_view line = text.substr(start, end - start);
+    Status status = parse_line(line, {source, ++line_number}, include_depth);
+    // A line's own mistake quotes it (cut); an included file's error quotes its own line.
+    if (!status.ok() && trim(line).starts_with("include")) return status;
+    if (!status.ok()) return Status::Error(fmt::format("{}, got \"{}\"", status.message(), excerpt(trim(line))));
     start = end + 1;
   }
   return Status::Ok();
@@ -207,6 +214,9 @@ Status Parser::parse_line(std::string_view line, Location where, int include_dep
   // Facts the model does not keep, and ibsim console commands (`do ...`).
   if (keyword == "sysimgguid" || keyword == "vendid" || keyword == "devid" || keyword == "rtguid" || keyword == "do")
     return Status::Ok();
+  // `ibnetdiscover -g` groups nodes under "Chassis N (guid 0x..)" (with a
+  // "Hostname: .." for Xsigo chassis) and "Non-Chassis Nodes" headings.
+  if (keyword == "Chassis" || keyword == "Non-Chassis" || keyword == "Hostname:") return Status::Ok();
   return error_at(where, fmt::format("unknown keyword \"{}\"; expected a Switch, Ca or Hca header, a port line "
                                      "[p] \"peer\"[q], switchguid=, caguid=, include or a # comment",
                                      excerpt(keyword)));
@@ -266,6 +276,7 @@ Status Parser::parse_port_line(std::string_view line, Location where) {
   Node& node = fabric_.node(current_node_);
   if (Status status = check_port_number(node, *port, where); !status.ok()) return status;
 
+  scanner.skip_external_port();
   PortLine parsed;
   parsed.node = current_node_;
   parsed.port = static_cast<int>(*port);
@@ -280,6 +291,7 @@ Status Parser::parse_port_line(std::string_view line, Location where) {
   std::optional<std::string_view> peer = scanner.quoted();
   std::optional<uint64_t> peer_port = peer ? scanner.bracketed() : std::nullopt;
   if (!peer_port) return error_at(where, fmt::format("expected \"peer\"[port] after [{}]", *port));
+  scanner.skip_external_port();
   parsed.peer = *peer;
   parsed.peer_port = *peer_port;
   scanner.skip_blanks();

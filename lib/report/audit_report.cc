@@ -15,6 +15,13 @@
 namespace ftclos {
 namespace {
 
+// The set's notes (what its scheme decided) before the contention's.
+std::vector<std::string> all_notes(const AuditedSet& set) {
+  std::vector<std::string> notes = set.notes;
+  notes.insert(notes.end(), set.contention.notes.begin(), set.contention.notes.end());
+  return notes;
+}
+
 bool nonblocking(const Contention& contention) { return contention.worst_case <= 1 + 1e-9; }
 
 // The set bits of a 16-bit mask (SLs, VLs), ascending.
@@ -94,6 +101,7 @@ std::string audit_summary(const Fabric& fabric, const Detection& detection, cons
   auto out = std::back_inserter(text);
   fmt::format_to(out, "{}tables: {}\n", audit_fabric_line(fabric, detection), tables_line(tables));
   for (const std::string& warning : tables.warnings) fmt::format_to(out, "warning: {}\n", warning);
+  for (const std::string& note : tables.notes) fmt::format_to(out, "note: {}\n", note);
   // Reachability and loops cover every LID of every range, whatever offsets contention uses.
   const std::string every_lid =
       audit.lmc > 0 ? fmt::format(" (CA pairs x {} LIDs each: every LID of every range)", 1 << audit.lmc) : "";
@@ -152,6 +160,7 @@ std::string comparison_summary(const Detection& detection, const std::vector<Aud
   for (size_t i = has_primary ? 1 : 0; i < sets.size(); ++i) {
     fmt::format_to(out, "  {}: {}\n", sets[i].label, tables_line(sets[i]));
     for (const std::string& warning : sets[i].warnings) fmt::format_to(out, "    warning: {}\n", warning);
+    for (const std::string& note : sets[i].notes) fmt::format_to(out, "    note: {}\n", note);
   }
   fmt::format_to(out, "comparison:\n{}", comparison_table(compared_sets(detection, sets)));
   return text;
@@ -173,7 +182,7 @@ std::vector<ComparedSet> compared_sets(const Detection& detection, const std::ve
   std::vector<ComparedSet> compared;
   for (const AuditedSet& set : sets) {
     ComparedSet& out = compared.emplace_back(ComparedSet{set.label, set.origin, set.lmc, set.offsets, set.warnings,
-                                                         set.correctness, set.contention.worst_case,
+                                                         set.notes, set.correctness, set.contention.worst_case,
                                                          set.contention.exact, {}, set.patterns});
     if (optu_is_baseload(detection)) out.oblivious_ratio = set.contention.worst_case;
   }
@@ -225,7 +234,7 @@ nlohmann::json primary_json(const Fabric& fabric, const Detection& detection, co
       {"worst_case_by_consumer", consumers_json(tables.consumers)},
       {"exact", contention.exact},
       {"nonblocking", nonblocking(contention)},
-      {"notes", contention.notes},
+      {"notes", all_notes(tables)},
   });
   if (optu_is_baseload(detection)) {
     out["oblivious_ratio"] = contention.worst_case;
@@ -288,6 +297,7 @@ std::string audit_page(const Fabric& fabric, const Detection& detection, const s
     data.tables = tables_line(primary);
     if (primary.consumers) data.consumers = consumers_line(*primary.consumers);
     data.warnings = primary.warnings;
+    data.notes = all_notes(primary);
     if (optu_is_baseload(detection)) data.oblivious_ratio = primary.contention.worst_case;
   } else {
     data.tables = fmt::format("{} sets compared", sets.size());

@@ -29,6 +29,7 @@ struct AuditedSet {
   std::string offsets;  // describe(OffsetChoice)
   long unknown_lids = 0;
   std::vector<std::string> warnings;
+  std::vector<std::string> notes;  // what a scheme decided and why: printed as notes, not warnings
   Correctness correctness;
   Contention contention;
   std::optional<ConsumerFigures> consumers;  // LMC > 0 only

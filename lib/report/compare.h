@@ -23,6 +23,7 @@ struct ComparedSet {
   int lmc = 0;
   std::string offsets;  // describe(OffsetChoice)
   std::vector<std::string> warnings;
+  std::vector<std::string> notes;
   Correctness correctness;
   double worst_case = 0;                  // Contention::worst_case
   bool exact = true;                      // Contention::exact

@@ -259,6 +259,7 @@ void write_compared(Out out, const AuditReportData& data) {
                    html_escape(fmt::format("{}; LMC {}; offsets: {}", set.origin, set.lmc, set.offsets)));
     for (const std::string& warning : set.warnings)
       fmt::format_to(out, "<br><span class=\"warn\">warning: {}</span>", html_escape(warning));
+    for (const std::string& note : set.notes) fmt::format_to(out, "<br><span>note: {}</span>", html_escape(note));
     fmt::format_to(out, "</td>");
     for (const long count : {c.unreachable, c.loops, static_cast<long>(c.credit_loops)})
       fmt::format_to(out, "<td class=\"n {}\">{}</td>", count ? "bad" : "good", count);

@@ -1,5 +1,6 @@
 #include "tables/lft_dump.h"
 
+#include <endian.h>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -90,7 +91,10 @@ bool write_lft_dump(const Fabric& fabric, const LidMap& lids, const Lfts& lfts, 
   std::vector<int> switches;
   for (int i = 0; i < fabric.size(); ++i)
     if (fabric.node(i).is_switch()) switches.push_back(i);
-  std::ranges::stable_sort(switches, {}, [&](int i) { return fabric.node(i).guid; });
+  // OpenSM's order: its switch table (sw_guid_tbl, a cl_qmap) is keyed by the
+  // GUID in network byte order and compared as a host integer, so on a
+  // little-endian host switches come by their byte-reversed GUID.
+  std::ranges::stable_sort(switches, {}, [&](int i) { return htobe64(fabric.node(i).guid); });
   const LineTemplates lines(fabric, lids);
   std::string out;
   for (int sw : switches) {

@@ -19,8 +19,10 @@
 
 namespace ftclos {
 
-/// One block per switch in node GUID order, as OpenSM walks its switch table
-/// (dump_ucast_lfts in osm_dump.c), so that on OpenSM's LIDs the dump is
+/// One block per switch in the order OpenSM walks its switch table
+/// (dump_ucast_lfts in osm_dump.c): node GUIDs in network byte order
+/// compared as host integers, on a little-endian host by the byte-reversed
+/// GUID (ascending GUIDs only where they differ in the last byte alone), so that on OpenSM's LIDs the dump is
 /// byte for byte OpenSM's; LIDs without a route (kNoPath) are left out, as
 /// OpenSM leaves them out. The text goes to `sink` in chunks of whole
 /// switch blocks (FT(36,3)'s dump is 1.3 GB; memory stays at about one

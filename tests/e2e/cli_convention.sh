@@ -67,6 +67,11 @@ script -qec "'$FTCLOS' -q audit '$net' --scheme dmodk" /dev/null >"$work/tty-q.t
 ! grep -q "ftclos audit: correctness done" "$work/tty-q.txt" || fail "-q: progress lines on a terminal"
 "$FTCLOS" audit "$net" --scheme dmodk >/dev/null 2>"$work/err"
 [ ! -s "$work/err" ] || fail "progress lines went to a file: $(head -1 "$work/err")"
+# route too (a 25 s RhinoBased10K route printed nothing on a terminal).
+script -qec "'$FTCLOS' route '$net' -o '$work/tty.dump'" /dev/null >"$work/tty-route.txt" 2>&1
+grep -q "ftclos route: read .* nodes; recognizing, routing" "$work/tty-route.txt" || fail "route: no progress lines on a terminal"
+"$FTCLOS" route "$net" -o "$work/file.dump" 2>"$work/route.err" >/dev/null
+! grep -q "recognizing, routing" "$work/route.err" || fail "route: progress lines went to a file"
 
 # OpenSM ftree's hint files, wherever the fabric is recognized: 8 storage
 # hosts per spine outnumber the compute hosts there, so only the io hint

@@ -5,8 +5,11 @@
 # exactly the opensm it was built against; unpacked into a throwaway root
 # (dpkg -x), stock opensm on ibsim loads it with that root's
 # /usr/lib/<triplet> standing in for the system's (LD_LIBRARY_PATH), configured
-# by the packaged example, and configures every switch. Control: without
-# that path OpenSM must not find the plugin (else it came from elsewhere).
+# by the packaged example, and configures every switch; the offline command
+# that example suggests, run as written there, prints OpenSM's own
+# opensm-lfts.dump; the plugin's man page opensm-ftclos(8) is in the plugin
+# package and renders without roff warnings. Control: without that path
+# OpenSM must not find the plugin (else it came from elsewhere).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=tests/e2e/lib.sh
@@ -50,7 +53,10 @@ grep -qx "\./usr/lib/$triplet/libosmftclos\.so" <<<"$plugin_files" ||
 opensm_version=$(dpkg-query -W -f='${Version}' opensm)
 depends=$(dpkg-deb -f "$plugin_deb" Depends)
 grep -q "opensm (= $opensm_version)" <<<"$depends" || fail "opensm-ftclos Depends: $depends (want opensm (= $opensm_version))"
-for path in usr/bin/ftclos usr/share/man/man1/ftclos.1.gz usr/share/bash-completion/completions/ftclos; do
+grep -qx "\./usr/share/man/man8/opensm-ftclos\.8\.gz" <<<"$plugin_files" ||
+  fail "opensm-ftclos holds no usr/share/man/man8/opensm-ftclos.8.gz: $(tr '\n' ' ' <<<"$plugin_files")"
+for path in usr/bin/ftclos usr/share/man/man1/ftclos.1.gz usr/share/bash-completion/completions/ftclos \
+  usr/share/doc/ftclos/schemas/audit.schema.json usr/share/doc/ftclos/schemas/detect.schema.json; do
   grep -qx "\./$path" <<<"$tool_files" || fail "ftclos holds no $path"
 done
 
@@ -58,6 +64,10 @@ root=$work/root
 dpkg -x "$tool_deb" "$root"
 dpkg -x "$plugin_deb" "$root"
 [ "$("$root/usr/bin/ftclos" --version)" = "ftclos $VERSION" ] || fail "packaged ftclos --version: $("$root/usr/bin/ftclos" --version)"
+page=$root/usr/share/man/man8/opensm-ftclos.8.gz
+warnings=$(zcat "$page" | LC_ALL=C.UTF-8 groff -man -Tutf8 -ww -z 2>&1) || fail "groff failed on opensm-ftclos.8"
+[ -z "$warnings" ] || fail "opensm-ftclos.8 has roff warnings: $(head -3 <<<"$warnings")"
+zcat "$page" | grep -q 'ERR 16' || fail "opensm-ftclos.8 lacks the ERR table"
 
 # opensm with the packaged example configuration; LIBPATH: the loader path, or none.
 net=$source_root/ibsim-topos/ft-8-3.net
@@ -67,6 +77,7 @@ run_packaged_opensm() {
   start_ibsim "$sock" "$net" "$dir/ibsim.log"
   { cat "$root/usr/share/doc/opensm-ftclos/opensm-ftclos.conf"
     echo "force_log_flush TRUE"
+    echo "log_flags 0x43"  # ROUTING: opensm-lfts.dump
     echo "dump_files_dir $dir"; } >"$dir/opensm.conf"
   (cd "$dir" && OSM_CACHE_DIR=$dir OSM_TMP_DIR=$dir LD_LIBRARY_PATH=$libpath \
     sim_run "$sock" "$(first_ca "$net")" timeout 120 opensm -F "$dir/opensm.conf" -f "$dir/osm.log" -o \
@@ -79,6 +90,17 @@ grep -q "ftclos tables configured on all switches" "$work/loaded/osm.log" ||
 first=$(grep -m1 "ftclos" "$work/loaded/osm.log" | grep -o "ftclos [0-9][^ ]* (built for [^)]*)" || true)
 [ "$first" = "ftclos $VERSION (built for OpenSM $(timeout 5 opensm --version 2>/dev/null | grep -o '3\.[0-9.]*' | head -1))" ] ||
   fail "the plugin's first log line is not its version: '$first'"
+# The example's offline check, as written there but for the paths.
+suggested=$(sed -n 's/^#   \(ftclos route .*\)/\1/p' "$root/usr/share/doc/opensm-ftclos/opensm-ftclos.conf")
+[ -n "$suggested" ] || fail "the packaged opensm-ftclos.conf suggests no ftclos route command"
+command=${suggested/ftclos route/$root/usr/bin/ftclos route}
+command=${command/FABRIC/$net}
+command=${command/\/var\/cache\/opensm\/guid2lid/$work/loaded/guid2lid}
+rc=0
+(cd "$work/loaded" && eval "$command" >suggested.out 2>&1) || rc=$?
+if [ "$rc" != 0 ] || ! cmp -s "$work/loaded/opensm-lfts.dump" "$work/loaded/ftclos.dump"; then
+  fail "the packaged conf's '$suggested' (exit $rc: $(tail -1 "$work/loaded/suggested.out")) does not print OpenSM's opensm-lfts.dump"
+fi
 run_packaged_opensm control ""
 if grep -q "ftclos tables configured" "$work/control/osm.log"; then
   fail "control: opensm found libosmftclos.so without the package root on its path, so the check above shows nothing"

@@ -19,6 +19,8 @@ fail() { echo "FAIL $*"; failures=$((failures + 1)); }
 # Two switches with a host each and no cable between: no family fits.
 printf 'Switch\t2 "s1"\n[1]\t"h1"[1]\n\nSwitch\t2 "s2"\n[1]\t"h2"[1]\n\nHca\t1 "h1"\n[1]\t"s1"[1]\n\nHca\t1 "h2"\n[1]\t"s2"[1]\n' \
   >apart.net
+# ft.dump with LID 9 dropped at every switch: trace finds the packet dropped.
+sed 's/^0x0009 [0-9]*/0x0009 255/' ft.dump >dropped.dump
 printf '"H-0.0" "H-1.0"\n"H-1.0" "H-0.0"\n' >swap.perm
 printf '"H-0.0" "H-1.0"\n"H-0.1" "H-1.1"\n' >crowded.perm
 
@@ -40,6 +42,9 @@ declare -A cases=(
   ["audit 0"]="audit $topos/ft-8-2.net ft.dump"
   ["audit 1"]="audit ring.net --scheme dmodk"
   ["audit 2"]="audit $topos/ft-8-2.net empty.dump"
+  ["trace 0"]="trace $topos/ft-8-2.net ft.dump H-7.3 9"
+  ["trace 1"]="trace $topos/ft-8-2.net dropped.dump H-7.3 9"
+  ["trace 2"]="trace $topos/ft-8-2.net ft.dump H-7.3 nosuch"
   ["patterns 0"]="patterns $topos/ft-8-2.net --pattern shift:1"
   ["patterns 1"]="patterns ring.net --schemes dmodk --pattern shift:1"
   ["patterns 2"]="patterns $topos/ft-8-2.net --pattern nosuch"

@@ -21,6 +21,16 @@ fi
 "$FTCLOS" audit "$work/fabric.net" "$work/lfts.dump" --html "$out/report.html" --json "$work/audit.json" \
   >/dev/null 2>"$work/audit.err" || { cat "$work/audit.err"; echo "FAIL ftclos audit"; exit 1; }
 
+# What auto decided is a note, not a warning: `audit --scheme auto` printed
+# "warning: auto: auto chose dmodk", amber in the page (issue #31).
+"$FTCLOS" gen ftree --ports 8 --levels 2 -o "$work/small.net" 2>/dev/null
+"$FTCLOS" audit "$work/small.net" --scheme auto --html "$work/small.html" >"$work/small.txt" 2>&1 || true
+if ! grep -q '^note: auto: auto chose' "$work/small.txt" || grep -q '^warning: auto' "$work/small.txt" ||
+  grep -q '<h3>Warnings</h3>' "$work/small.html" || ! grep -q 'auto: auto chose' "$work/small.html"; then
+  echo "FAIL auto's choice is not rendered as a note: $(head -4 "$work/small.txt")"
+  exit 1
+fi
+
 # chromium PROFILE ARGS...: a fresh profile each run, nothing fetched, at most two minutes.
 chromium_run() {
   local profile=$1

@@ -3,7 +3,9 @@
 # bindir, libosmftclos.so in a libdir the dynamic loader searches (OpenSM
 # dlopens it by bare name), the man page (every subcommand in it, no roff
 # warnings), the annotated opensm.conf fragment, bash completion (which
-# completes subcommands, options and scheme names from the installed binary).
+# completes subcommands, options and scheme names from the installed binary),
+# and where the plugin is built its man page opensm-ftclos(8) (every option
+# and ERR number of plugin/README.md, no roff warnings).
 set -euo pipefail
 FTCLOS=${FTCLOS:?set FTCLOS to the ftclos binary}
 VERSION=${FTCLOS_VERSION:?set FTCLOS_VERSION to the project version}
@@ -30,6 +32,8 @@ expect=(
   "$prefix/$mandir/man1/ftclos.1"
   "$prefix/$datadir/doc/ftclos/opensm-ftclos.conf"
   "$prefix/$datadir/bash-completion/completions/ftclos"
+  "$prefix/$datadir/doc/ftclos/schemas/audit.schema.json"
+  "$prefix/$datadir/doc/ftclos/schemas/detect.schema.json"
 )
 for path in "${expect[@]}"; do [ -f "$root$path" ] || fail "not installed: $path"; done
 echo "installed under $prefix: $(cd "$root" && find . -type f | sort | tr '\n' ' ')"
@@ -52,6 +56,24 @@ grep -q "^\.TH FTCLOS 1 .*ftclos $VERSION" "$page" || fail "ftclos.1 does not ca
 for sub in $("$FTCLOS" --help | awk '/^Subcommands:/ { on = 1; next } on && /^  [a-z]/ { print $1 }'); do
   grep -q "^\.SS ftclos $sub\$" "$page" || fail "ftclos.1 has no section for '$sub'"
 done
+
+if [ -f "$build/plugin/libosmftclos.so" ]; then
+  page=$root$prefix/$mandir/man8/opensm-ftclos.8
+  if [ -f "$page" ]; then
+    warnings=$(LC_ALL=C.UTF-8 groff -man -Tutf8 -ww -z "$page" 2>&1) || fail "groff failed on opensm-ftclos.8"
+    [ -z "$warnings" ] || fail "opensm-ftclos.8 has roff warnings: $(head -3 <<<"$warnings")"
+    rendered=$(LC_ALL=C.UTF-8 MANWIDTH=200 man -l "$page" 2>/dev/null)
+    readme=${FTCLOS_SOURCE_ROOT:?}/plugin/README.md
+    for option in $(sed -n 's/^| `\([a-z_]*\)`.*/\1/p' "$readme"); do
+      grep -q "^ *$option" <<<"$rendered" || fail "opensm-ftclos.8 lacks the option $option"
+    done
+    for err in $(sed -n 's/^| \([0-9][0-9]\) |.*/\1/p' "$readme"); do
+      grep -q "ERR $err" <<<"$rendered" || fail "opensm-ftclos.8 lacks ERR $err"
+    done
+  else
+    fail "not installed: $prefix/$mandir/man8/opensm-ftclos.8"
+  fi
+fi
 
 # complete LINE: what bash completion offers at the end of LINE.
 complete_line() {

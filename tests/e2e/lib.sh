@@ -5,6 +5,15 @@
 UMAD2SIM=/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so
 IBSIM_PIDS=()
 
+# enter_workdir: a new directory as $work, entered (diags killed hard leave
+# sys-<pid> folders in their working directory) and removed at exit with the
+# simulators (FTCLOS_E2E_KEEP=1 keeps it to look at).
+enter_workdir() {
+  work=$(mktemp -d)
+  cd "$work" || return 1
+  trap 'cleanup_ibsims; [ -n "${FTCLOS_E2E_KEEP:-}" ] || rm -rf "$work"' EXIT
+}
+
 # stop_ibsim PID: ibsim may ignore SIGTERM. Only while PID is still an
 # ibsim: once one has exited and been reaped its PID can be handed to any
 # new process (pid_max wraps at 32768 here), and a later kill -9 at exit

@@ -87,5 +87,24 @@ TEST(AuditConsumers, NoneAtLmcZero) {
   EXPECT_TRUE(audit_json(a.fabric, a.routed.detection, "ft-8-3", {a.set}, true)["worst_case_by_consumer"].is_null());
 }
 
+// What a scheme decided (auto's choice, the polish) is no fault: text, JSON
+// and HTML give it as a note, where `audit --scheme auto` printed "warning:
+// auto: auto chose dmodk" and the page an amber Warnings list.
+TEST(AuditNotes, SchemeNotesAreNotesNotWarnings) {
+  Audited a = osrm_on_ft83();
+  a.set.notes = {"osrm: a decision"};
+  const std::string text = audit_summary(a.fabric, a.routed.detection, a.set);
+  EXPECT_NE(text.find("\nnote: osrm: a decision\n"), std::string::npos) << text;
+  EXPECT_EQ(text.find("warning:"), std::string::npos) << text;
+  const nlohmann::json json = audit_json(a.fabric, a.routed.detection, "ft-8-3", {a.set}, true);
+  EXPECT_EQ(json["notes"][0], "osrm: a decision");
+  EXPECT_TRUE(json["warnings"].empty());
+  const std::string html = audit_page(a.fabric, a.routed.detection, "ft-8-3", {a.set}, true);
+  EXPECT_EQ(html.find("<h3>Warnings</h3>"), std::string::npos);
+  const size_t notes = html.find("<h3>Notes</h3>");
+  ASSERT_NE(notes, std::string::npos);
+  EXPECT_NE(html.find("osrm: a decision", notes), std::string::npos);
+}
+
 }  // namespace
 }  // namespace ftclos

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <ranges>
 #include <string>
 #include <vector>
 
@@ -501,7 +502,8 @@ TEST(LftParse, Errors) {
   EXPECT_EQ(parse_error(fabric, edit(kIbroute, "  Lid  Out   Destination\n", ""), "ibroute.txt"),
             "ibroute.txt:2: expected ibroute's \"Lid  Out   Destination\" column line");
   EXPECT_EQ(parse_error(fabric, "hello\n"),
-            "lfts.dump:1: expected \"Unicast lids [A-B] of switch ... guid 0x...:\" header, got \"hello\"");
+            "lfts.dump:1: expected \"Unicast lids [A-B] of switch ... guid 0x...:\" header (opensm-lfts.dump, ibroute) "
+            "or \"dump_ucast_routes: Switch 0x...\" (opensm.fdbs), got \"hello\"");
   EXPECT_EQ(parse_error(fabric, dump + dump),
             "lfts.dump:39: switch \"L1-0\" (0xf7c1000000000001) was already read at lfts.dump:1");
   EXPECT_EQ(parse_error(fabric, edit(dump, "0x0003 002 # Channel Adapter portguid 0xf7c1100000000201",
@@ -513,7 +515,8 @@ TEST(LftParse, Errors) {
 TEST(LftParse, NegativeSwitchLidIsAnError) {
   const Fabric fabric = tiny();
   EXPECT_EQ(parse_error(fabric, edit(kOpenSmDump, "switch Lid 2 guid", "switch Lid -3 guid")),
-            "lfts.dump:1: expected \"Unicast lids [A-B] of switch ... guid 0x...:\" header, got \"Unicast lids [0-8] "
+            "lfts.dump:1: expected \"Unicast lids [A-B] of switch ... guid 0x...:\" header (opensm-lfts.dump, ibroute) "
+            "or \"dump_ucast_routes: Switch 0x...\" (opensm.fdbs), got \"Unicast lids [0-8] "
             "of switch Lid -3 guid 0xf7c1000000000001 ('L1-0'):\"");
 }
 
@@ -599,10 +602,65 @@ TEST(PathBitsParse, EmptyOrCommentOnlyFileIsAnError) {
 }
 
 // An empty dump audited as tables with nothing to check, "nonblocking: yes".
+// opensm.fdbs (dump_ucast_routes) of the same tables as kOpenSmDump: no
+// GUIDs in it, so the LIDs come from a guid2lid file.
+std::string as_fdbs(std::string_view dump) {
+  std::string out;
+  for (const std::string_view line : std::views::split(dump, '\n') | std::views::transform([](auto r) {
+                                       return std::string_view(r.begin(), r.end());
+                                     })) {
+    if (line.starts_with("Unicast lids")) {
+      const size_t guid = line.find("guid ") + 5;
+      out += fmt::format("dump_ucast_routes: Switch {}\nLID    : Port : Hops : Optimal\n",
+                         line.substr(guid, line.find(' ', guid) - guid));
+    } else if (line.starts_with("0x")) {
+      out += fmt::format("0x{:04X} : {}  : 01   : yes\n", std::stoi(std::string(line.substr(2, 4)), nullptr, 16),
+                         line.substr(7, 3));
+    }
+  }
+  return out;
+}
+
+constexpr char kTinyGuid2Lid[] =
+    "0xf7c1100000000101 1 1\n0xf7c1000000000001 2 2\n0xf7c1100000000201 3 3\n0xf7c1100000000301 4 4\n"
+    "0xf7c1100000000401 5 5\n0xf7c1000000000002 6 6\n0xf7c1000000000003 7 7\n0xf7c1000000000004 8 8\n";
+
+TEST(LftParse, FdbsWithGuid2LidReadsAsTheDump) {
+  const Fabric fabric = tiny();
+  const TextFile lids{"guid2lid", kTinyGuid2Lid};
+  expect_same(parse_ok(fabric, {{"opensm.fdbs", as_fdbs(kOpenSmDump)}}, &lids),
+              parse_ok(fabric, {{"lfts.dump", kOpenSmDump}}));
+}
+
+TEST(LftParse, FdbsUnreachableLidIsUnrouted) {
+  const Fabric fabric = tiny();
+  const TextFile lids{"guid2lid", kTinyGuid2Lid};
+  std::string fdbs = as_fdbs(kOpenSmDump);
+  fdbs.replace(fdbs.find("0x0004 : 003  : 01   : yes"), 26, "0x0004 : UNREACHABLE");
+  const LftRead read = parse_ok(fabric, {{"opensm.fdbs", fdbs}}, &lids);
+  EXPECT_EQ(read.lfts.at(node(fabric, "L1-0"), 4), kNoPath);
+  EXPECT_EQ(read.lfts.at(node(fabric, "L1-1"), 4), 1);
+}
+
+TEST(LftParse, FdbsWithoutAnyLidsIsAnError) {
+  EXPECT_EQ(parse_error(tiny(), as_fdbs(kOpenSmDump), "opensm.fdbs"),
+            "opensm.fdbs: opensm.fdbs names no port GUIDs and the topology has no LIDs; expected --guid2lid FILE "
+            "(OpenSM's guid2lid or opensm-subnet.lst) or a topology with LIDs (ibnetdiscover's)");
+}
+
+TEST(LftParse, FdbsDamagedEntryNamesItsLine) {
+  std::string fdbs = as_fdbs(kOpenSmDump);
+  fdbs.replace(fdbs.find("0x0003 : 002  : 01   : yes"), 26, "0x0003 : 0");
+  fdbs.replace(fdbs.find("0x0003 : 0\n"), 10, "0x0003 :");
+  EXPECT_EQ(parse_error(tiny(), fdbs, "opensm.fdbs"),
+            "opensm.fdbs:5: expected \"0xLLLL : PPP : HOPS : yes\" or \"0xLLLL : UNREACHABLE\" (opensm.fdbs), got "
+            "\"0x0003 :\"");
+}
+
 TEST(LftParse, EmptyFileIsAnError) {
   EXPECT_EQ(parse_error(tiny(), "", "empty.dump"),
             "empty.dump: no switch's table; expected \"Unicast lids [A-B] of switch ...\" blocks (opensm-lfts.dump, "
-            "ibroute or dump_lfts output)");
+            "ibroute or dump_lfts output) or opensm.fdbs's \"dump_ucast_routes: Switch 0x...\"");
   EXPECT_NE(parse_error(tiny(), "\n\n"), "");
 }
 

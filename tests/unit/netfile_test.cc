@@ -11,13 +11,18 @@
 #include <set>
 
 #include "core/end_nodes.h"
+#include "core/fabric_file.h"
 
 namespace ftclos {
 namespace {
 
+// The error without the quoted line a line's own mistake ends with (`, got
+// "..."`, which Netfile.SyntaxErrorsQuoteTheLineCut checks): what was expected.
 std::string ErrorOf(std::string_view text) {
   Result<Fabric> fabric = parse_netfile(text, "t.net");
-  return fabric.ok() ? "no error" : fabric.status().message();
+  if (fabric.ok()) return "no error";
+  const std::string& message = fabric.status().message();
+  return message.substr(0, message.rfind(", got \""));
 }
 
 const Node& NodeNamed(const Fabric& fabric, std::string_view name) {
@@ -369,6 +374,16 @@ TEST(Netfile, WritesSwitchesFirstInIbsimSyntax) {
             "[1](21)\t\"S-1\"[3]\t\t# lid 4 lmc 1\n");
 }
 
+TEST(Netfile, SyntaxErrorsQuoteTheLineCut) {
+  Result<Fabric> fabric = parse_netfile("Switch 8 \"S-1\"\n[1]\t\"S-2\n", "t.net");
+  ASSERT_FALSE(fabric.ok());
+  EXPECT_EQ(fabric.status().message(), "t.net:2: expected \"peer\"[port] after [1], got \"[1]\t\"S-2\"");
+  const std::string hostile = "Switch 8 \"S-1\" " + std::string(100000, 'x') + "\n";
+  fabric = parse_netfile(hostile, "t.net");
+  ASSERT_FALSE(fabric.ok());
+  EXPECT_LT(fabric.status().message().size(), 500u);
+}
+
 TEST(Netfile, RejectsTruncatedLine) {
   constexpr std::string_view kComplete = "Switch\t8 \"S-1\"\n[1]\t\"S-2\"[1]\n\nSwitch\t8 \"S-2\"\n[1]\t\"S-1\"[1]\n";
   EXPECT_EQ(ErrorOf(kComplete), "no error");
@@ -512,7 +527,7 @@ TEST_F(NetfileOnDisk, ReadsIncludesRelativeToTheIncludingFile) {
   fabric = read_netfile(stray);
   ASSERT_FALSE(fabric.ok());
   EXPECT_EQ(fabric.status().message(), fmt::format("{}:2: port line [2] is outside a node record; expected a Switch, "
-                                                   "Ca or Hca header before it",
+                                                   "Ca or Hca header before it, got \"[2] \"H-2\"[1]\"",
                                                    stray));
 }
 
@@ -522,7 +537,8 @@ TEST_F(NetfileOnDisk, NamesTheIncludedFileInErrors) {
   Result<Fabric> fabric = read_netfile(main);
   ASSERT_FALSE(fabric.ok());
   EXPECT_EQ(fabric.status().message(),
-            fmt::format("{}:2: expected \"name\" after Switch 8 (included from {}:2)", bad, main));
+            fmt::format("{}:2: expected \"name\" after Switch 8, got \"Switch 8 S-1\" (included from {}:2)", bad,
+                        main));
 
   const std::string self = Write("self.net", "include \"self.net\"\n");
   fabric = read_netfile(self);

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "core/end_nodes.h"
+#include "core/fabric_file.h"
 #include "engine/subnet_fabric.h"
 #include "tables/path_bits.h"
 

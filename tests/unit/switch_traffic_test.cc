@@ -17,6 +17,7 @@
 #include "audit/audit.h"
 #include "audit/path_trace.h"
 #include "core/end_nodes.h"
+#include "core/fabric_file.h"
 #include "core/topo_file.h"
 #include "detect/levels.h"
 #include "engine/route_fabric.h"

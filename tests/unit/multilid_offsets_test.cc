@@ -26,6 +26,7 @@
 #include "audit/audit.h"
 #include "audit/worst_case.h"
 #include "core/end_nodes.h"
+#include "core/fabric_file.h"
 #include "core/netfile.h"
 #include "core/topo_file.h"
 #include "engine/route_fabric.h"

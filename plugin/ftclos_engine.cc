@@ -147,7 +147,7 @@ struct ftclos_engine {
           line);
     });
     if (!outcome.ok()) return fail(failure, sweep_code(outcome.error), outcome.error, outcome.message);
-    if (outcome.sweep.routing.polish_cut_short) defer_polish(*read, hints->hints, outcome.sweep.routing, sweep_opts);
+    if (outcome.sweep.polish_deferred) defer_polish(*read, hints->hints, outcome.sweep.routing, sweep_opts);
     return publish(*read, outcome.sweep, dump_dir, failure);
   }
 

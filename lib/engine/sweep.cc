@@ -174,6 +174,9 @@ class SweepRun {
 
   void count_changes() {
     if (!in_.previous) return;
+    // Repair first, polish later: what the repair budget left for engine/deferred_polish.h.
+    sweep().polish_deferred = !sweep().polished && sweep().routing.polish_cut_short &&
+                              options_.repair_polish_work < kFullPolishWork;
     const TableChange change = table_change(in_.lids, *in_.previous, sweep().routing.lfts);
     sweep().changed = change.entries;
     sweep().changed_blocks = change.blocks;

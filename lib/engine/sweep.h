@@ -49,7 +49,7 @@ enum class SweepLevel { kError, kInfo, kVerbose };
 using SweepLog = std::function<void(SweepLevel level, const std::string& line)>;
 
 /// SweepOptions::repair_polish_work's default: a few ms of polish after a failure.
-inline constexpr long kRepairPolishWork = 1'000'000;
+inline constexpr long kRepairPolishWork = 250'000;
 
 /// The same fabric routed from scratch with the full polish after the sweep
 /// that published its repair (engine/deferred_polish.h), and both worst cases.
@@ -108,6 +108,7 @@ struct Sweep {
   bool traded = false;               // `trade_off` was measured (previous tables given, not a repair)
   TradeOff trade_off;
   bool polished = false;             // SweepInput::polished was installed
+  bool polish_deferred = false;      // the polish stopped at repair_polish_work: a full one may do better
   long changed = -1;                 // entries that differ from the previous tables; -1: none given
   long changed_blocks = -1;          // 64-LID LFT blocks holding them (what OpenSM sends); -1: none given
   double recognize_ms = 0, route_ms = 0, check_ms = 0;

@@ -54,6 +54,11 @@ TEST(RepairSweep, PolishesOnlyWithinTheRepairBudgetWhenTablesAreInTheSwitches) {
   const SweepOutcome repair = run_sweep({rfc.cut, rfc.lids, rfc.hints, &rfc.before.lfts}, {});
   ASSERT_TRUE(repair.ok()) << repair.message;
   EXPECT_TRUE(repair.sweep.routing.polish_cut_short);
+  EXPECT_TRUE(repair.sweep.polish_deferred);
+  // From scratch the full budget: nothing left to defer, though it ran out on this fabric too.
+  const SweepOutcome scratch = run_sweep({rfc.cut, rfc.lids, rfc.hints}, {});
+  EXPECT_FALSE(scratch.sweep.polish_deferred);
+  EXPECT_GE(polish_work(scratch.sweep.routing), kFullPolishWork);
   EXPECT_GT(polish_work(repair.sweep.routing), 0);
   // One matching past the budget at most: far below the full budget.
   EXPECT_LT(polish_work(repair.sweep.routing), 2 * kRepairPolishWork);

@@ -170,11 +170,12 @@ struct ftclos_engine {
   // The polish this sweep cut short, run to the full budget in the background.
   void defer_polish(const ftclos::SubnetFabric& read, const ftclos::HostHints& hints, const ftclos::Routing& published,
                     const ftclos::SweepOptions& sweep_opts) {
-    log(FTCLOS_LOG_VERBOSE, "the contention polish stopped at repair_polish_work; the full polish runs in the "
-                            "background and a later sweep installs it where its worst case is lower");
-    deferred.start(read.fabric, read.lids, hints, published, sweep_opts, [this] {
+    const bool started = deferred.start(read.fabric, read.lids, hints, published, sweep_opts, [this] {
       if (sweep_request_fn) sweep_request_fn(sweep_request_ctx);
     });
+    if (started)
+      log(FTCLOS_LOG_VERBOSE, "the contention polish stopped at repair_polish_work; the full polish runs in the "
+                              "background and a later sweep installs it where its worst case is lower");
   }
 
   int publish(ftclos::SubnetFabric& read, ftclos::Sweep& sweep, const char* dump_dir, Failure& failure) {

@@ -41,9 +41,9 @@ DeferredPolish::DeferredPolish() = default;
 
 DeferredPolish::~DeferredPolish() { stop(); }
 
-void DeferredPolish::start(const Fabric& fabric, const LidMap& lids, const HostHints& hints, const Routing& published,
+bool DeferredPolish::start(const Fabric& fabric, const LidMap& lids, const HostHints& hints, const Routing& published,
                            const SweepOptions& options, std::function<void()> done) {
-  if (job_ && !job_->cancel.load() && same_subnet(job_->fabric, job_->lids, fabric, lids)) return;
+  if (job_ && !job_->cancel.load() && same_subnet(job_->fabric, job_->lids, fabric, lids)) return false;
   stop();
   job_ = std::make_unique<Job>();
   job_->fabric = fabric;
@@ -52,6 +52,7 @@ void DeferredPolish::start(const Fabric& fabric, const LidMap& lids, const HostH
   job_->published = published;
   job_->options = options;
   thread_ = std::thread([job = job_.get(), done = std::move(done)] { job->run(done); });
+  return true;
 }
 
 void DeferredPolish::keep_only(const Fabric& fabric, const LidMap& lids) {

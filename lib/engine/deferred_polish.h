@@ -33,9 +33,9 @@ class DeferredPolish {
   /// (previous tables none: the full budget) against `published`, the tables
   /// the sweep installed; stops a job for another fabric first. `done` runs
   /// on the job's thread once a result is ready (not when the job is stopped
-  /// or finds no sound tables). Does nothing when the job for this fabric
-  /// runs or ran.
-  void start(const Fabric& fabric, const LidMap& lids, const HostHints& hints, const Routing& published,
+  /// or finds no sound tables). Does nothing, and returns false, when the
+  /// job for this fabric runs or ran.
+  bool start(const Fabric& fabric, const LidMap& lids, const HostHints& hints, const Routing& published,
              const SweepOptions& options, std::function<void()> done);
   /// Stops a job for any other fabric than `fabric` on `lids` and waits for
   /// it; a job for this one runs on.

@@ -94,8 +94,10 @@ TEST(DeferredPolish, ReachesTheFullPolishAndTheNextSweepInstallsIt) {
   ASSERT_TRUE(repair.ok()) << repair.message;
   DeferredPolish deferred;
   std::promise<void> done;
-  deferred.start(rfc.cut, rfc.lids, rfc.hints, repair.sweep.routing, {}, [&done] { done.set_value(); });
+  EXPECT_TRUE(deferred.start(rfc.cut, rfc.lids, rfc.hints, repair.sweep.routing, {}, [&done] { done.set_value(); }));
   ASSERT_EQ(done.get_future().wait_for(std::chrono::minutes(2)), std::future_status::ready);
+  EXPECT_FALSE(deferred.start(rfc.cut, rfc.lids, rfc.hints, repair.sweep.routing, {}, [] { ADD_FAILURE(); }))
+      << "a second job for the fabric polished";
   const PolishedTables* polished = deferred.result_for(rfc.cut, rfc.lids);
   ASSERT_NE(polished, nullptr);
   EXPECT_EQ(deferred.result_for(rfc.fabric, rfc.lids), nullptr) << "a result for the fabric before the cut";
@@ -115,6 +117,24 @@ TEST(DeferredPolish, ReachesTheFullPolishAndTheNextSweepInstallsIt) {
   EXPECT_TRUE(installed.sweep.polished);
   EXPECT_EQ(installed.sweep.routing.lfts.port, polished->routing.lfts.port);
   EXPECT_EQ(installed.sweep.changed, table_change(rfc.lids, repair.sweep.routing.lfts, polished->routing.lfts).entries);
+}
+
+TEST(DeferredPolish, TheNextSweepKeepsThePublishedTablesWhenThePolishIsNoLower) {
+  const CutRfc rfc;
+  const SweepOutcome repair = run_sweep({rfc.cut, rfc.lids, rfc.hints, &rfc.before.lfts}, {});
+  ASSERT_TRUE(repair.ok()) << repair.message;
+  SweepOptions unpolished;  // any sound tables other than the repair's will do
+  unpolished.polish = false;
+  const SweepOutcome scratch = run_sweep({rfc.cut, rfc.lids, rfc.hints}, unpolished);
+  ASSERT_NE(scratch.sweep.routing.lfts.port, repair.sweep.routing.lfts.port);
+  const PolishedTables same_worst{scratch.sweep.routing, scratch.sweep.check, 5, 5};
+  SweepInput next{rfc.cut, rfc.lids, rfc.hints, &repair.sweep.routing.lfts};
+  next.polished = &same_worst;
+  const SweepOutcome kept = run_sweep(next, {});
+  ASSERT_TRUE(kept.ok()) << kept.message;
+  EXPECT_FALSE(kept.sweep.polished);
+  EXPECT_EQ(kept.sweep.routing.lfts.port, repair.sweep.routing.lfts.port);
+  EXPECT_EQ(kept.sweep.changed, 0);
 }
 
 TEST(DeferredPolish, ClearStopsARunningPolishAndLeavesNoResult) {

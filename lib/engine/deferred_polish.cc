@@ -33,7 +33,8 @@ struct DeferredPolish::Job {
       result = PolishedTables{std::move(outcome.sweep.routing), std::move(outcome.sweep.check), worst, published_worst};
     }
     finished.store(true, std::memory_order_release);
-    if (result && !cancel.load() && done) done();
+    // A sweep only to keep what is published would cost OpenSM a heavy sweep for nothing.
+    if (result && result->worst < result->published_worst && !cancel.load() && done) done();
   }
 };
 

@@ -32,8 +32,9 @@ class DeferredPolish {
   /// Starts polishing `fabric` on `lids` (both copied) with `options`
   /// (previous tables none: the full budget) against `published`, the tables
   /// the sweep installed; stops a job for another fabric first. `done` runs
-  /// on the job's thread once a result is ready (not when the job is stopped
-  /// or finds no sound tables). Does nothing, and returns false, when the
+  /// on the job's thread once a result with a lower worst case than
+  /// `published` is ready (not when the job is stopped, finds no sound
+  /// tables or none better). Does nothing, and returns false, when the
   /// job for this fabric runs or ran.
   bool start(const Fabric& fabric, const LidMap& lids, const HostHints& hints, const Routing& published,
              const SweepOptions& options, std::function<void()> done);

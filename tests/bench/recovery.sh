@@ -133,7 +133,8 @@ PY
 
 # log_ms DIR FROM PATTERN: the epoch ms of the first log line after byte FROM that matches PATTERN; -1 if none.
 log_ms() {
-  tail -c +"$2" "$1/osm.log" | grep -aE -m1 "$3" | python3 -c '
+  # grep -m1 may leave tail writing into a closed pipe: not a failure here.
+  { tail -c +"$2" "$1/osm.log" | grep -aE -m1 "$3" || true; } | python3 -c '
 import sys, time, datetime
 line = sys.stdin.readline().split()
 if len(line) < 4: print(-1); sys.exit()
@@ -175,7 +176,8 @@ fail_and_measure() {
   local configured first engine_line sweeps churn
   configured=$(log_ms "$dir" "$from" "tables configured on all switches")
   first=$(log_ms "$dir" "$from" ".")
-  engine_line=$(tail -c +"$from" "$dir/osm.log" | grep -aoE -m1 "[a-z]+ tables configured on all switches" | cut -d' ' -f1)
+  engine_line=$({ tail -c +"$from" "$dir/osm.log" | grep -aoE -m1 "[a-z]+ tables configured on all switches" || true; } |
+    cut -d' ' -f1)
   sweeps=$(tail -c +"$from" "$dir/osm.log" | grep -ac "tables configured on all switches" || true)
   churn=$(tail -c +"$from" "$dir/osm.log" | grep -aoE "[0-9]+ entries in [0-9]+ LFT blocks changed|deferred polish: [^;]*; [a-z ]*" |
     paste -sd'|' || true)

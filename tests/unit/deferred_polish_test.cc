@@ -12,6 +12,7 @@
 #include <future>
 #include <regex>
 #include <string>
+#include <thread>
 
 #include "audit/worst_case.h"
 #include "gen/generate.h"
@@ -135,6 +136,23 @@ TEST(DeferredPolish, TheNextSweepKeepsThePublishedTablesWhenThePolishIsNoLower) 
   EXPECT_FALSE(kept.sweep.polished);
   EXPECT_EQ(kept.sweep.routing.lfts.port, repair.sweep.routing.lfts.port);
   EXPECT_EQ(kept.sweep.changed, 0);
+}
+
+TEST(DeferredPolish, AsksForNoSweepWhenThePolishIsNoLowerThanThePublishedTables) {
+  const CutRfc rfc;
+  const SweepOutcome polished = run_sweep({rfc.cut, rfc.lids, rfc.hints}, {});  // what the job computes
+  ASSERT_TRUE(polished.ok()) << polished.message;
+  DeferredPolish deferred;
+  bool called = false;
+  deferred.start(rfc.cut, rfc.lids, rfc.hints, polished.sweep.routing, {}, [&called] { called = true; });
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(2);
+  while (!deferred.result_for(rfc.cut, rfc.lids) && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  const PolishedTables* result = deferred.result_for(rfc.cut, rfc.lids);
+  ASSERT_NE(result, nullptr);
+  EXPECT_EQ(result->worst, result->published_worst);
+  deferred.clear();  // joins the job: `done` would have run before its result showed
+  EXPECT_FALSE(called);
 }
 
 TEST(DeferredPolish, ClearStopsARunningPolishAndLeavesNoResult) {

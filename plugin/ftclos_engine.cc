@@ -24,6 +24,7 @@
 #include "core/files.h"
 #include "core/workers.h"
 #include "detect/host_hints.h"
+#include "engine/deferred_polish.h"
 #include "engine/engine_options.h"
 #include "engine/last_sweep.h"
 #include "engine/subnet_fabric.h"
@@ -60,12 +61,15 @@ int sweep_code(SweepError error) {
 struct ftclos_engine {
   ftclos_log_fn log_fn = nullptr;
   void* log_ctx = nullptr;
+  ftclos_sweep_request_fn sweep_request_fn = nullptr;  // asks OpenSM for a heavy sweep; from the polish's thread
+  void* sweep_request_ctx = nullptr;
   ftclos::Result<ftclos::EngineOptions> options = ftclos::EngineOptions{};
 
   // The last routing, for the C side to copy and for path_sl.
   std::vector<int> switch_of;
   ftclos::Lfts lfts;
   ftclos::LastSweep last;  // for the next sweep's keep step and for multicast trees
+  ftclos::DeferredPolish deferred;  // the full polish after a repair, installed at a later sweep
   std::mutex sl_mutex;
   std::shared_ptr<const std::vector<uint8_t>> dest_sl;  // guarded by sl_mutex
   unsigned sl_count = 1;  // 1 + the highest SL in dest_sl, for update_sl2vl's every port pair; guarded by sl_mutex
@@ -83,6 +87,7 @@ struct ftclos_engine {
 
   // After a failure OpenSM installs another engine's tables: ours are no longer the last ones.
   void clear() {
+    deferred.clear();
     switch_of.clear();
     lfts = {};
     last.clear();
@@ -126,16 +131,23 @@ struct ftclos_engine {
       log(FTCLOS_LOG_VERBOSE,
           fmt::format("{} end ports with LIDs have no cable; their LIDs get no route", read->unrouted_ports));
     const std::optional<ftclos::Lfts> previous = last.tables_on(fabric, read->lids);
-    const ftclos::SweepInput input{fabric, read->lids, hints->hints, previous ? &*previous : nullptr,
+    deferred.keep_only(fabric, read->lids);  // a polish of another fabric would only hold the CPU
+    const ftclos::SweepInput input{fabric,
+                                   read->lids,
+                                   hints->hints,
+                                   previous ? &*previous : nullptr,
                                    previous && last.repaired_in(fabric),
-                                   std::chrono::duration<double, std::milli>(Clock::now() - start).count()};
-    ftclos::SweepOutcome outcome = ftclos::run_sweep(input, sweep_options(subnet, threads), [&](auto level, auto& line) {
+                                   std::chrono::duration<double, std::milli>(Clock::now() - start).count(),
+                                   deferred.result_for(fabric, read->lids)};
+    const ftclos::SweepOptions sweep_opts = sweep_options(subnet, threads);
+    ftclos::SweepOutcome outcome = ftclos::run_sweep(input, sweep_opts, [&](auto level, auto& line) {
       log(level == ftclos::SweepLevel::kError  ? FTCLOS_LOG_ERROR
           : level == ftclos::SweepLevel::kInfo ? FTCLOS_LOG_INFO
                                                : FTCLOS_LOG_VERBOSE,
           line);
     });
     if (!outcome.ok()) return fail(failure, sweep_code(outcome.error), outcome.error, outcome.message);
+    if (outcome.sweep.polish_deferred) defer_polish(*read, hints->hints, outcome.sweep.routing, sweep_opts);
     return publish(*read, outcome.sweep, dump_dir, failure);
   }
 
@@ -145,6 +157,7 @@ struct ftclos_engine {
     out.scheme = options->scheme;
     out.data_vls = subnet.data_vls > 0 ? subnet.data_vls : ftclos::kDefaultDataVls;
     out.polish = options->polish;
+    out.repair_polish_work = options->repair_polish_work;
     out.path_bits_users = options->path_bits_users;
     out.refuse_low_lmc = options->refuse_low_lmc;
     out.allow_unreachable = options->allow_unreachable;
@@ -152,6 +165,17 @@ struct ftclos_engine {
     out.trade_off_audit = options->trade_off_audit;
     out.threads = threads;
     return out;
+  }
+
+  // The polish this sweep cut short, run to the full budget in the background.
+  void defer_polish(const ftclos::SubnetFabric& read, const ftclos::HostHints& hints, const ftclos::Routing& published,
+                    const ftclos::SweepOptions& sweep_opts) {
+    const bool started = deferred.start(read.fabric, read.lids, hints, published, sweep_opts, [this] {
+      if (sweep_request_fn) sweep_request_fn(sweep_request_ctx);
+    });
+    if (started)
+      log(FTCLOS_LOG_VERBOSE, "the contention polish stopped at repair_polish_work; the full polish runs in the "
+                              "background and a later sweep installs it where its worst case is lower");
   }
 
   int publish(ftclos::SubnetFabric& read, ftclos::Sweep& sweep, const char* dump_dir, Failure& failure) {
@@ -223,6 +247,11 @@ struct ftclos_engine* ftclos_engine_create(ftclos_log_fn log, void* log_ctx, cha
 }
 
 void ftclos_engine_destroy(struct ftclos_engine* engine) { delete engine; }
+
+void ftclos_engine_set_sweep_request(struct ftclos_engine* engine, ftclos_sweep_request_fn request, void* ctx) {
+  engine->sweep_request_fn = request;
+  engine->sweep_request_ctx = ctx;
+}
 
 int ftclos_engine_set_options(struct ftclos_engine* engine, const char* options, char** errptr) {
   return guarded(errptr, [&](Failure& failure) {

@@ -36,6 +36,15 @@ struct ftclos_engine *ftclos_engine_create(ftclos_log_fn log, void *log_ctx, cha
 /* Frees the engine and its routing; NULL is a no-op. */
 void ftclos_engine_destroy(struct ftclos_engine *engine);
 
+/* Asks the SM for a heavy sweep. Called from a thread of the engine's own,
+ * outside any OpenSM callback and lock. */
+typedef void (*ftclos_sweep_request_fn)(void *ctx);
+
+/* Where the engine asks for a sweep once a polish it deferred after a repair
+ * is ready (engine/deferred_polish.h); NULL (the default): it never asks, and
+ * the result goes in at whatever heavy sweep comes next. */
+void ftclos_engine_set_sweep_request(struct ftclos_engine *engine, ftclos_sweep_request_fn request, void *ctx);
+
 /* Parses an event_plugin_options string ("scheme=dmodk pathbits_file=x",
  * separated by spaces or commas; NULL or empty = defaults) and keeps it for
  * the next ftclos_engine_route. Returns 0, or -EINVAL with the reason in

@@ -420,6 +420,15 @@ static ib_api_status_t ftclos_mcast_build_stree(void *context, osm_mgrp_box_t *m
   return rc >= 0 ? IB_SUCCESS : IB_ERROR;
 }
 
+/* The deferred polish is ready: a heavy sweep installs it (a light sweep
+ * would not route), as the console's "resweep heavy" asks for one. Only the
+ * flag and the SM's signal, both safe from another thread. */
+static void request_heavy_sweep(void *ctx) {
+  struct ftclos_plugin *plugin = ctx;
+  plugin->osm->subn.force_heavy_sweep = TRUE;
+  osm_sm_sweep(&plugin->osm->sm);
+}
+
 static void ftclos_destroy_engine(void *context) {
   struct ftclos_plugin *plugin = context;
   ftclos_engine_clear(plugin->engine);
@@ -464,6 +473,7 @@ static void *ftclos_create(struct osm_opensm *osm) {
     free(plugin);
     return NULL;
   }
+  ftclos_engine_set_sweep_request(plugin->engine, request_heavy_sweep, plugin);
   apply_options(plugin); /* a bad option is logged now and refused at routing time */
   module.context = plugin;
   status = osm_register_external_routing_engine(osm, &module, plugin);

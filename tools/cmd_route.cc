@@ -1,11 +1,13 @@
 // `ftclos route TOPO [--scheme NAME] [--lmc L | --guid2lid FILE | --previous OLD.dump]
-// [-o DUMP] [--pathbits FILE] [--sl FILE] [--vls N] [--allow-unreachable]`: route a fabric and write its LFTs as an
+// [--repair-polish-work N] [-o DUMP] [--pathbits FILE] [--sl FILE] [--vls N] [--allow-unreachable]`: route a fabric and write its LFTs as an
 // opensm-lfts.dump (OpenSM's `file` routing engine loads it); with OpenSM's
 // guid2lid, byte for byte the dump OpenSM writes for the same tables. Tables that
 // leave a CA pair undelivered are not written (exit 1) unless
 // --allow-unreachable. --previous keeps what is still valid of earlier tables,
 // on their LIDs (repair), or with --rebalance writes the scheme's own tables;
-// either way it reports both: entries changed and worst-case contention.
+// either way it reports both: entries changed and worst-case contention;
+// its contention polish stops at --repair-polish-work, as the plugin's does
+// after a failure.
 // --sl writes the SL of every (source, destination) pair (audit/sl_file.h);
 // --vls is how many data VLs the ports offer (layered's budget). The
 // summary goes to stderr so the dump can go to stdout.
@@ -26,6 +28,7 @@
 #include "engine/route_fabric.h"
 #include "engine/sweep.h"
 #include "tables/lft_dump.h"
+#include "tables/previous_tables.h"
 #include "tables/path_bits.h"
 
 namespace ftclos::cli {
@@ -41,6 +44,7 @@ struct RouteOptions {
   std::string sl_file;    // empty: not written
   int data_vls = kDefaultDataVls;
   bool polish = true;
+  long repair_polish_work = kRepairPolishWork;  // with --previous
   bool allow_unreachable = false;
   HintFiles hint_files;
   std::string previous;  // empty: route from scratch
@@ -81,6 +85,7 @@ SweepOptions sweep_options(const RouteOptions& options) {
   out.scheme = options.scheme;
   out.data_vls = with_sls || options.scheme != "auto" ? options.data_vls : 1;
   out.polish = options.polish;
+  out.repair_polish_work = options.repair_polish_work;
   out.path_bits_users = options.path_bits_users;
   out.allow_unreachable = true;
   out.keep_tables = !options.rebalance;
@@ -115,7 +120,8 @@ void print_trade_off(const Sweep& sweep, const RouteOptions& options) {
              trade_off.repair_changed, options.previous, trade_off.repair_worst, sweep.kept_entries ? " (written)" : "");
   fmt::print(stderr, "rebalance (the scheme's own tables): {} entries changed, worst-case contention {:g}{}\n",
              trade_off.rebalance_changed, trade_off.rebalance_worst, sweep.kept_entries ? "" : " (written)");
-  fmt::print(stderr, "entries changed from {}: {}\n", options.previous, sweep.changed);
+  fmt::print(stderr, "entries changed from {}: {} in {} LFT blocks of {} LIDs\n", options.previous, sweep.changed,
+             sweep.changed_blocks, kLftBlockLids);
 }
 
 // Runs the whole pipeline; returns the exit code.
@@ -228,6 +234,12 @@ void add_route(CLI::App& app) {
                   "Keep every entry of these earlier tables (opensm-lfts.dump) that is still valid; their LIDs and "
                   "LMC are used")
       ->excludes(sub->get_option("--lmc"));
+  sub->add_option("--repair-polish-work", options->repair_polish_work,
+                  fmt::format("With --previous: the contention polish's work budget, as the plugin's "
+                              "repair_polish_work (default {}; {} without --previous)",
+                              kRepairPolishWork, kFullPolishWork))
+      ->check(CLI::Range(0L, kFullPolishWork))
+      ->needs(sub->get_option("--previous"));
   sub->add_flag("--rebalance", options->rebalance,
                 "With --previous: write the scheme's own tables (best worst case) instead of the kept ones (fewest "
                 "changes); both are reported")

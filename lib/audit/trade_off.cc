@@ -9,8 +9,8 @@ TradeOff measure_trade_off(const Fabric& fabric, const Levels& levels, const Lid
                            const Routing& repair, const Routing& rebalance, bool worst_cases) {
   auto worst_case = [&](const Routing& routing) { return routing_worst_case(fabric, levels, lids, routing); };
   TradeOff trade_off;
-  trade_off.repair_changed = changed_entries(lids, previous, repair.lfts);
-  trade_off.rebalance_changed = changed_entries(lids, previous, rebalance.lfts);
+  trade_off.repair_changed = table_change(lids, previous, repair.lfts).entries;
+  trade_off.rebalance_changed = table_change(lids, previous, rebalance.lfts).entries;
   if (worst_cases) {
     trade_off.repair_worst = worst_case(repair);
     trade_off.rebalance_worst = worst_case(rebalance);

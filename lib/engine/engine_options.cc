@@ -6,6 +6,7 @@
 #include <charconv>
 #include <map>
 #include <memory>
+#include <optional>
 #include <sstream>
 
 #include "core/workers.h"
@@ -16,6 +17,14 @@ namespace {
 
 // More threads than any host has cores is a typo.
 constexpr int kMaxJobs = 1024;
+
+// A whole number from `low` to `high`, all of `value`; nullopt otherwise.
+std::optional<long> number_in(std::string_view value, long low, long high) {
+  long number = 0;
+  const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), number);
+  if (error != std::errc() || end != value.data() + value.size() || number < low || number > high) return std::nullopt;
+  return number;
+}
 
 }  // namespace
 
@@ -59,16 +68,20 @@ Result<EngineOptions> parse_engine_options(std::string_view text) {
     } else if (key == "polish") {
       if (value != "on" && value != "off") return Status::Error(fmt::format("polish={}: expected on or off", value));
       options.polish = value == "on";
+    } else if (key == "repair_polish_work") {
+      const std::optional<long> work = number_in(value, 0, kFullPolishWork);
+      if (!work)
+        return Status::Error(
+            fmt::format("repair_polish_work={}: expected a work budget from 0 to {}", value, kFullPolishWork));
+      options.repair_polish_work = *work;
     } else if (key == "pathbits_users") {
       if (value != "some" && value != "all")
         return Status::Error(fmt::format("pathbits_users={}: expected some or all", value));
       options.path_bits_users = value == "all" ? PathBitsUsers::kAll : PathBitsUsers::kSome;
     } else if (key == "jobs") {
-      int jobs = 0;
-      const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), jobs);
-      if (error != std::errc() || end != value.data() + value.size() || jobs < 1 || jobs > kMaxJobs)
-        return Status::Error(fmt::format("jobs={}: expected a thread count from 1 to {}", value, kMaxJobs));
-      options.jobs = jobs;
+      const std::optional<long> jobs = number_in(value, 1, kMaxJobs);
+      if (!jobs) return Status::Error(fmt::format("jobs={}: expected a thread count from 1 to {}", value, kMaxJobs));
+      options.jobs = static_cast<int>(*jobs);
     } else if (key == "cn_guid_file") {
       options.hint_files.cn_guid_file = value;
     } else if (key == "io_guid_file") {
@@ -77,7 +90,7 @@ Result<EngineOptions> parse_engine_options(std::string_view text) {
       options.hint_files.root_guid_file = value;
     } else {
       return Status::Error(fmt::format("unknown option \"{}\" (known: scheme, pathbits_file, lmc_shortfall, "
-                                       "unreachable, keep_tables, trade_off_audit, polish, pathbits_users, jobs, cn_guid_file, io_guid_file, "
+                                       "unreachable, keep_tables, trade_off_audit, polish, repair_polish_work, pathbits_users, jobs, cn_guid_file, io_guid_file, "
                                        "root_guid_file)",
                                        key));
     }

@@ -1,7 +1,7 @@
 // The routing engine's options, as OpenSM's event_plugin_options carries
 // them to the plugin: "scheme=auto pathbits_file=F lmc_shortfall=warn|refuse
 // unreachable=refuse|allow keep_tables=on|off trade_off_audit=on|off
-// polish=on|off pathbits_users=some|all jobs=N cn_guid_file=F io_guid_file=F
+// polish=on|off repair_polish_work=N pathbits_users=some|all jobs=N cn_guid_file=F io_guid_file=F
 // root_guid_file=F" (plugin/README.md).
 #pragma once
 
@@ -10,6 +10,7 @@
 
 #include "core/status.h"
 #include "detect/host_hints.h"
+#include "engine/sweep.h"
 #include "route/routing.h"
 
 namespace ftclos {
@@ -22,6 +23,7 @@ struct EngineOptions {
   bool keep_tables = true;  // keep_tables=on: keep the last sweep's entries that are still valid
   bool trade_off_audit = false;  // trade_off_audit=on: after a failure, log both sides' worst-case contention
   bool polish = true;  // polish=off: no contention polish (paths/contention_polish.h), a shorter sweep
+  long repair_polish_work = kRepairPolishWork;  // repair_polish_work=N: SweepOptions::repair_polish_work
   PathBitsUsers path_bits_users = PathBitsUsers::kSome;  // pathbits_users=all: every job exports its path bits
   int jobs = 0;  // jobs=N: threads for routing and the check; 0: sweep_threads' default
   HintFiles hint_files;  // cn_guid_file, io_guid_file, root_guid_file: read on every sweep

@@ -16,6 +16,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// The most CAs the summary line's per-consumer worst cases are measured for.
+constexpr long kConsumerFiguresCas = 1024;
+
 double ms_since(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
@@ -32,6 +35,8 @@ class SweepRun {
     recognize();
     if (route()) {
       keep_valid_entries();
+      install_polished();
+      count_changes();
       if (check()) say(SweepLevel::kInfo, summary(in_.read_ms + ms_since(start)));
     }
     return std::move(out_);
@@ -97,9 +102,11 @@ class SweepRun {
       auto_check_ms += ms_since(check_start);
       return worst;
     };
-    Result<Routing> routing = (*scheme)->route(
-        {in_.fabric, sweep().detection, in_.lids, &strands, &worst_case, options_.data_vls, options_.polish,
-         options_.path_bits_users});
+    // Repair first, polish later: with tables in the switches, a short polish.
+    const long polish_work = in_.previous ? options_.repair_polish_work : kFullPolishWork;
+    Result<Routing> routing = (*scheme)->route({in_.fabric, sweep().detection, in_.lids, &strands, &worst_case,
+                                                options_.data_vls, options_.polish, options_.path_bits_users,
+                                                polish_work, options_.cancel});
     sweep().route_ms = ms_since(start) - auto_check_ms;
     sweep().check_ms += auto_check_ms;
     if (!routing.ok()) {
@@ -137,34 +144,56 @@ class SweepRun {
     if (!in_.previous) return;
     const Clock::time_point start = Clock::now();
     const Lfts& previous = *in_.previous;
-    if (in_.repaired) {
-      sweep().changed = changed_entries(in_.lids, previous, sweep().routing.lfts);
-    } else {
+    if (!in_.repaired) {
       Routing merged = sweep().routing;
       keep_previous({in_.fabric, sweep().detection, in_.lids}, previous, merged);
       sweep().trade_off = measure_trade_off(in_.fabric, sweep_levels(), in_.lids, previous, merged, sweep().routing,
                                             options_.trade_off_audit);
       sweep().traded = true;
       log_trade_off(sweep().trade_off);
-      const bool kept = options_.keep_tables && adopt_if_sound(std::move(merged));
-      sweep().changed = kept ? sweep().trade_off.repair_changed : sweep().trade_off.rebalance_changed;
+      if (options_.keep_tables) adopt_if_sound(std::move(merged));
     }
     sweep().check_ms += ms_since(start);
   }
 
+  // The deferred polish of this fabric replaces the published tables where
+  // it lowers their worst case; it was checked on this fabric when made.
+  void install_polished() {
+    const PolishedTables* polished = in_.polished;
+    if (!polished || !in_.previous) return;
+    const bool lower = polished->worst < polished->published_worst;
+    say(SweepLevel::kInfo, fmt::format("deferred polish: worst-case contention {:g} against the published {:g}; {}",
+                                       polished->worst, polished->published_worst,
+                                       lower ? "installed" : "the published tables stay"));
+    if (!lower) return;
+    sweep().routing = polished->routing;
+    sweep().check = polished->check;
+    checked_ = sweep().polished = true;
+    sweep().kept_entries = false;
+  }
+
+  void count_changes() {
+    if (!in_.previous) return;
+    // Repair first, polish later: what the repair budget left for engine/deferred_polish.h.
+    sweep().polish_deferred = !sweep().polished && sweep().routing.polish_cut_short &&
+                              options_.repair_polish_work < kFullPolishWork;
+    const TableChange change = table_change(in_.lids, *in_.previous, sweep().routing.lfts);
+    sweep().changed = change.entries;
+    sweep().changed_blocks = change.blocks;
+  }
+
   // Installs the merged tables when they pass the check; says so.
-  bool adopt_if_sound(Routing merged) {
+  void adopt_if_sound(Routing merged) {
     Correctness check = audit(merged);
     if (unsound(check).empty()) {
       sweep().routing = std::move(merged);
       sweep().check = std::move(check);
       checked_ = sweep().kept_entries = true;
-      return true;
+      return;
     }
     say(SweepLevel::kVerbose, fmt::format("the last sweep's entries kept fail the check ({} undelivered, {} credit "
                                           "loops); the scheme's own tables are used",
                                           check.unreachable + check.loops, check.credit_loops));
-    return false;
   }
 
   // Repair (keep_tables=on: the last sweep's valid entries) against rebalance
@@ -223,10 +252,15 @@ class SweepRun {
   }
 
   // At LMC > 0, the worst case of hosts on offset 0 (the SA's first
-  // PathRecord: rdmacm, default UCX and MPI) and on their path bits.
+  // PathRecord: rdmacm, default UCX and MPI) and on their path bits: two
+  // exact audits, so only up to kConsumerFiguresCas CAs (seconds on FT(36,3)).
   std::string by_consumer() const {
     if (in_.lids.lmc == 0) return "";
     const Sweep& s = out_.sweep;
+    const long cas = std::ranges::count_if(in_.fabric.nodes(), [](const Node& node) { return !node.is_switch(); });
+    if (cas > kConsumerFiguresCas)
+      return fmt::format("worst case by consumer not measured above {} CAs (ftclos audit measures it); ",
+                         kConsumerFiguresCas);
     return fmt::format("worst case offset 0 {:g}, path bits {:g}; ",
                        offset_zero_worst_case(in_.fabric, s.detection.levels, in_.lids, s.routing),
                        routing_worst_case(in_.fabric, s.detection.levels, in_.lids, s.routing));
@@ -241,11 +275,13 @@ class SweepRun {
   std::string churn() const {
     const Sweep& s = out_.sweep;
     if (s.changed < 0) return "no last sweep to compare with";
-    const char* why = s.kept_entries           ? "its valid entries kept"
+    const char* why = s.polished               ? "the deferred polish installed"
+                      : s.kept_entries         ? "its valid entries kept"
                       : !options_.keep_tables  ? "from scratch, keep_tables=off"
                       : in_.repaired           ? "a repair: the scheme's own tables"
                                                : "kept entries failed the check: from scratch";
-    return fmt::format("{} entries changed since the last sweep ({})", s.changed, why);
+    return fmt::format("{} entries in {} LFT blocks changed since the last sweep ({})", s.changed, s.changed_blocks,
+                       why);
   }
 
   const SweepInput& in_;

@@ -8,6 +8,7 @@
 // the CLI its files and its stderr lines.
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -47,10 +48,29 @@ std::string numbered(SweepError error, std::string_view what);
 enum class SweepLevel { kError, kInfo, kVerbose };
 using SweepLog = std::function<void(SweepLevel level, const std::string& line)>;
 
+/// SweepOptions::repair_polish_work's default: a few ms of polish after a failure.
+inline constexpr long kRepairPolishWork = 250'000;
+
+/// The same fabric routed from scratch with the full polish after the sweep
+/// that published its repair (engine/deferred_polish.h), and both worst cases.
+struct PolishedTables {
+  Routing routing;
+  Correctness check;           // of `routing`: sound, or it would not be offered
+  double worst = 0;            // routing_worst_case of `routing`
+  double published_worst = 0;  // and of the tables published when the polish began
+};
+
 struct SweepOptions {
   std::string scheme = "auto";
   int data_vls = kDefaultDataVls;  // the VLs the ports offer: the SLs a scheme may use
   bool polish = true;              // RoutingInput::polish
+  // Repair first, polish later: a sweep with previous tables polishes within
+  // this work budget (RoutingInput::polish_work; ~12 ms per million on the
+  // 2 cores measured), a sweep from scratch within kFullPolishWork. Where it
+  // stops short, the plugin polishes the fabric to the full budget after the
+  // sweep (engine/deferred_polish.h) and a later sweep installs that.
+  long repair_polish_work = kRepairPolishWork;
+  const std::atomic<bool>* cancel = nullptr;  // RoutingInput::cancel
   PathBitsUsers path_bits_users = PathBitsUsers::kSome;  // RoutingInput::path_bits_users
   bool refuse_low_lmc = false;     // fail when the LMC is below the scheme's lmc_needed
   bool allow_unreachable = false;  // undelivered CA routes fail the sweep unless allowed
@@ -74,6 +94,9 @@ struct SweepInput {
   const Lfts* previous = nullptr;  // the last tables, indexed like `fabric`, on `lids`; nullptr: none
   bool repaired = false;           // `fabric` has a cable the last tables' fabric lacked: route anew
   double read_ms = 0;              // the caller's time reading the fabric, counted as recognition
+  // The deferred polish of this very fabric and LIDs, with `previous` its
+  // published tables: installed when its worst case is lower.
+  const PolishedTables* polished = nullptr;
 };
 
 /// What one sweep learned; `routing` holds the tables to publish.
@@ -84,7 +107,10 @@ struct Sweep {
   bool kept_entries = false;         // the last tables' valid entries were kept
   bool traded = false;               // `trade_off` was measured (previous tables given, not a repair)
   TradeOff trade_off;
+  bool polished = false;             // SweepInput::polished was installed
+  bool polish_deferred = false;      // the polish stopped at repair_polish_work: a full one may do better
   long changed = -1;                 // entries that differ from the previous tables; -1: none given
+  long changed_blocks = -1;          // 64-LID LFT blocks holding them (what OpenSM sends); -1: none given
   double recognize_ms = 0, route_ms = 0, check_ms = 0;
 };
 

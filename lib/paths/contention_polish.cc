@@ -121,7 +121,7 @@ class Polisher {
       shuffle_in_place(candidates.begin(), candidates.end(), rng);
       bool improved = false;
       for (const Move& move : candidates) {
-        if (work_ >= limits.max_work) {
+        if (work_ >= limits.max_work || (limits.cancel && limits.cancel->load(std::memory_order_relaxed))) {
           budget_spent = true;
           return;
         }
@@ -505,7 +505,10 @@ class Polisher {
 }  // namespace
 
 PolishOutcome polish_contention(const RoutingInput& input, const UpDownReach& reach, Routing& routing,
-                                const PolishLimits& limits) {
+                                const PolishLimits& given) {
+  PolishLimits limits = given;
+  limits.max_work = std::min(given.max_work, input.polish_work);
+  if (input.cancel) limits.cancel = input.cancel;
   PolishOutcome outcome;
   if (!input.polish) return outcome;
   long cas = 0;
@@ -518,6 +521,7 @@ PolishOutcome polish_contention(const RoutingInput& input, const UpDownReach& re
   polisher.search(limits, outcome.budget_spent);
   outcome.after = polisher.score().worst;
   outcome.work = polisher.work();
+  routing.polish_cut_short = routing.polish_cut_short || outcome.budget_spent;
   for (size_t x = 0; x < before.port.size(); ++x)
     for (size_t lid = 0; lid < before.port[x].size(); ++lid) outcome.moves += before.port[x][lid] != routing.lfts.port[x][lid];
   return outcome;

@@ -40,9 +40,10 @@ struct PolishLimits {
   int max_cas = 1024;
   // Work: per channel matching, the destinations scanned plus the pairs of
   // (entry switch, destination) built, and the hops walked to find
-  // candidates; the first pass included.
-  long max_work = 50'000'000;
+  // candidates; the first pass included. RoutingInput::polish_work lowers it.
+  long max_work = kFullPolishWork;
   uint64_t seed = 1;
+  const std::atomic<bool>* cancel = nullptr;  // set: stop as if the budget were spent
 };
 
 struct PolishOutcome {
@@ -51,12 +52,13 @@ struct PolishOutcome {
   long after = 0;       // and of the tables handed back
   int moves = 0;        // entries changed
   long work = 0;        // spent, as max_work counts it
-  bool budget_spent = false;  // stopped by max_work
+  bool budget_spent = false;  // stopped by max_work (or RoutingInput::polish_work, or its cancel)
 };
 
 /// Polishes routing.lfts in place (see above). Never raises the worst case,
 /// never strands a pair the tables delivered, leaves dest_sl as it is. Does
 /// nothing when input.polish is off (route --no-polish, plugin polish=off).
+/// Sets routing.polish_cut_short when the budget ran out first.
 PolishOutcome polish_contention(const RoutingInput& input, const UpDownReach& reach, Routing& routing,
                                 const PolishLimits& limits = {});
 

@@ -4,6 +4,7 @@
 // (its "path bits", UCX_IB_LID_PATH_BITS).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -37,6 +38,7 @@ struct Routing {
   std::string summary;            // one line on the routing, for auto's note where it passes the scheme over
   std::string_view chosen;        // auto: the scheme it chose; empty for the others
   bool checked = false;           // auto: these tables passed RoutingInput::strands
+  bool polish_cut_short = false;  // the contention polish stopped at RoutingInput::polish_work, not at its best
 };
 
 struct RoutingInput;
@@ -49,6 +51,10 @@ using StrandCheck = std::function<std::string(const RoutingInput& input, const R
 /// figure, every source on its path bits), handed down like StrandCheck:
 /// auto weighs a challenger against its choice by it.
 using WorstCaseMeasure = std::function<double(const RoutingInput& input, const Routing& routing)>;
+
+/// The contention polish's work budget (paths/contention_polish.h) when
+/// nothing asks for less: ~0.6 s on a 64-host random folded Clos.
+inline constexpr long kFullPolishWork = 50'000'000;
 
 /// Data VLs a port offers when the caller cannot say: VLCap VL0-7, what
 /// ibsim's ports and most HCAs and switches report.
@@ -71,6 +77,8 @@ struct RoutingInput {
   int data_vls = kDefaultDataVls;                // VLs every port that carries traffic offers: the SLs a scheme may use
   bool polish = true;                            // the contention polish after updown and degraded dmodk (paths/contention_polish.h)
   PathBitsUsers path_bits_users = PathBitsUsers::kSome;
+  long polish_work = kFullPolishWork;            // the polish's work budget
+  const std::atomic<bool>* cancel = nullptr;     // set: the polish stops at once (the tables stay sound)
 };
 
 class Scheme {

@@ -1,6 +1,7 @@
 #include "tables/previous_tables.h"
 
 #include <algorithm>
+#include <cstdint>
 
 #include "detect/levels.h"
 #include "paths/detour_layers.h"
@@ -51,18 +52,21 @@ long keep_previous(const RoutingInput& input, const Lfts& previous, Routing& rou
   return changed;
 }
 
-long changed_entries(const LidMap& lids, const Lfts& previous, const Lfts& now) {
-  long changed = 0;
+TableChange table_change(const LidMap& lids, const Lfts& previous, const Lfts& now) {
+  TableChange change;
   for (size_t x = 0; x < now.port.size() && x < previous.port.size(); ++x) {
     const std::vector<uint8_t>& before = previous.port[x];
     const std::vector<uint8_t>& after = now.port[x];
     if (before.empty()) continue;
+    size_t last_block = SIZE_MAX;
     for (size_t lid = 1; lid < after.size() && lid < lids.owner.size(); ++lid) {
-      if (lids.owner[lid] < 0) continue;
-      changed += after[lid] != (lid < before.size() ? before[lid] : kNoPath);
+      if (lids.owner[lid] < 0 || after[lid] == (lid < before.size() ? before[lid] : kNoPath)) continue;
+      ++change.entries;
+      change.blocks += lid / kLftBlockLids != last_block;
+      last_block = lid / kLftBlockLids;
     }
   }
-  return changed;
+  return change;
 }
 
 }  // namespace ftclos

@@ -14,9 +14,17 @@ namespace ftclos {
 /// entries now differ from `previous`.
 long keep_previous(const RoutingInput& input, const Lfts& previous, Routing& routing);
 
+/// OpenSM sends a switch's LFT in blocks of this many LIDs, only those that differ.
+inline constexpr int kLftBlockLids = 64;
+
+struct TableChange {
+  long entries = 0;  // (switch, LID) entries that differ
+  long blocks = 0;   // (switch, 64-LID block) holding at least one of them: the LFT SMPs OpenSM sends
+};
+
 /// How many entries of `now` differ from `previous` on LIDs that have an
 /// owner in `lids`, over the switches that have a previous table (a switch
-/// new to the fabric is not churn).
-long changed_entries(const LidMap& lids, const Lfts& previous, const Lfts& now);
+/// new to the fabric is not churn), and in how many blocks.
+TableChange table_change(const LidMap& lids, const Lfts& previous, const Lfts& now);
 
 }  // namespace ftclos

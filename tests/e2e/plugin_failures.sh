@@ -9,6 +9,13 @@
 #                   route crossed the dead cable may change; the log has
 #                   both sides of the trade-off (trade_off_audit=on), the
 #                   repair's count being the entries that changed;
+#   deferred-polish on the 64-host RFC, one cable cut: the repair sweep
+#                   polishes within repair_polish_work, the plugin polishes
+#                   the rest in the background and asks OpenSM for a heavy
+#                   sweep, which installs it ("deferred polish: ...
+#                   installed"); the tables OpenSM then dumps are byte for
+#                   byte `ftclos route`'s of the cut fabric (ibnetdiscover)
+#                   on OpenSM's LIDs, and reach every CA;
 #   bad-version     a build of the plugin claiming another OpenSM version is
 #                   refused by OpenSM, which routes with min-hop;
 #   bad-option      scheme=bogus: the error is logged with the reason and
@@ -93,7 +100,9 @@ link_failure() {
   local host cut_node=L2-0.0 cut_port=5
   host=$(first_ca "$net")
   start_console_ibsim "$sock" "$net" "$dir/ibsim.log" || return 1
-  write_conf "$dir" ftclos osmftclos "scheme=dmodk trade_off_audit=on"
+  # The whole polish in the repair sweep: no deferred polish sweep after it
+  # to change more than the cut forces (deferred-polish checks that one).
+  write_conf "$dir" ftclos osmftclos "scheme=dmodk trade_off_audit=on repair_polish_work=50000000"
   start_opensm_daemon "$dir" "$sock" "$host"
   wait_for "$dir" "SUBNET UP" 1 60 || { echo "no first sweep: $(tail -3 "$dir/osm.log")"; return 1; }
   expect_log "$dir" "ftclos tables configured on all switches" "the first ftclos sweep" || return 1
@@ -127,13 +136,43 @@ check_trade_off() {
   pattern+='rebalance \(keep_tables=off\) changes ([0-9]+), worst-case contention ([0-9.]+)'
   [[ $line =~ $pattern ]] || { echo "no trade-off line with both figures after the cut (\"$line\")"; return 1; }
   # The summary of the sweep that logged it (OpenSM may sweep again after).
-  changed=$(awk '/trade-off: / { after = 1 } after && match($0, /[0-9]+ entries changed since the last sweep/) {
+  changed=$(awk '/trade-off: / { after = 1 } after && match($0, /[0-9]+ entries in [0-9]+ LFT blocks changed since the last sweep/) {
     n = substr($0, RSTART); sub(/ .*/, "", n); print n; after = 0 }' "$1/osm.log" | tail -1)
   if [ "${BASH_REMATCH[1]}" != "$changed" ] || (( BASH_REMATCH[1] > BASH_REMATCH[3] )); then
     echo "trade-off: repair ${BASH_REMATCH[1]} entries, rebalance ${BASH_REMATCH[3]}, summary says $changed changed"
     return 1
   fi
   echo "$line;"
+}
+
+deferred_polish() {
+  local dir=$1 net=$root/ibsim-topos/rfc-8-16-3-seed1.net sock=ftclos-plugin-fail-$$-polish host
+  host=$(first_ca "$net")
+  start_console_ibsim "$sock" "$net" "$dir/ibsim.log" || return 1
+  write_conf "$dir" ftclos osmftclos "scheme=auto"
+  sed -i 's/^log_flags 0x03$/log_flags 0x43/' "$dir/opensm.conf"  # 0x40: opensm-lfts.dump at every heavy sweep
+  start_opensm_daemon "$dir" "$sock" "$host"
+  wait_for "$dir" "SUBNET UP" 1 60 || { echo "no first sweep: $(tail -3 "$dir/osm.log")"; return 1; }
+  sim_console 'Unlink "L1-1"[5]'
+  sleep 0.5
+  kill -HUP "$(pgrep -P "$OSM_PID" -x opensm)"
+  wait_for "$dir" "deferred polish: .*; installed" 1 60 ||
+    { echo "no deferred polish installed: $(grep -E 'ftclos: .*(polish|changed)|ERR' "$dir/osm.log" | tail -3)"; return 1; }
+  local deadline=$((SECONDS + 30))
+  until awk '/deferred polish: .*; installed/ { after = 1 } after && /SUBNET UP/ { up = 1 } END { exit !up }'     "$dir/osm.log"; do
+    [ "$SECONDS" -lt "$deadline" ] || { echo "the subnet did not come up after the deferred polish"; return 1; }
+    sleep 0.2
+  done
+  sim_run "$sock" "$host" timeout 60 ibnetdiscover >"$dir/disc.net" 2>"$dir/disc.err" ||
+    { echo "ibnetdiscover failed: $(tail -2 "$dir/disc.err")"; return 1; }
+  sim_dump "$dir/after.dump" || return 1
+  plugin_check reach "$dir/after.dump" || return 1
+  "$FTCLOS" route "$dir/disc.net" --sl "$dir/ftclos.sl" --guid2lid "$dir/guid2lid" -o "$dir/ftclos.dump" \
+    2>"$dir/route.err" || { echo "ftclos route of the cut fabric failed: $(cat "$dir/route.err")"; return 1; }
+  cmp -s "$dir/opensm-lfts.dump" "$dir/ftclos.dump" ||
+    { echo "the installed tables differ from ftclos route's:"; diff "$dir/opensm-lfts.dump" "$dir/ftclos.dump" | head -6; return 1; }
+  grep -oE "[0-9]+ entries in [0-9]+ LFT blocks changed since the last sweep \([^)]*\)|deferred polish: .*; installed" \
+    "$dir/osm.log" | tail -3
 }
 
 # MiKANT routing puts each destination on the SL of its group (SL 0/1): the
@@ -218,6 +257,7 @@ pathbits_symlink() {
 
 cases=(
   "link-failure|link_failure"
+  "deferred-polish|deferred_polish"
   "path-sl|path_sl"
   "bad-version|fallback ft-8-2 ftclos,minhop osmftclos_badversion scheme=dmodk 0 minhop OpenSM.version.mismatch cannot.find.or.setup.routing.engine..ftclos"
   "bad-option|fallback ft-8-2 ftclos,updn osmftclos scheme=bogus 0 updn bad.event_plugin_options unknown.scheme..bogus"

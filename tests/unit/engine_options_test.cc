@@ -45,6 +45,18 @@ TEST(EngineOptions, PolishIsOnUnlessTurnedOff) {
 
 // pathbits_users=all: every job exports its path bits, so the source-class
 // schemes need no offset set apart for hosts that take the SA's first record.
+TEST(EngineOptions, RepairPolishWorkIsSmallUnlessGivenUpToTheFullBudget) {
+  EXPECT_EQ(parse_engine_options("")->repair_polish_work, kRepairPolishWork);
+  EXPECT_LT(kRepairPolishWork, kFullPolishWork / 10);
+  EXPECT_EQ(parse_engine_options("repair_polish_work=0")->repair_polish_work, 0);
+  EXPECT_EQ(parse_engine_options("repair_polish_work=50000000")->repair_polish_work, kFullPolishWork);
+  for (const char* bad : {"repair_polish_work=-1", "repair_polish_work=50000001", "repair_polish_work=1e6"}) {
+    const Result<EngineOptions> options = parse_engine_options(bad);
+    ASSERT_FALSE(options.ok()) << bad;
+    EXPECT_NE(options.status().message().find("expected a work budget"), std::string::npos) << bad;
+  }
+}
+
 TEST(EngineOptions, PathBitsUsersAreSomeUnlessAllAreSaid) {
   EXPECT_EQ(parse_engine_options("")->path_bits_users, PathBitsUsers::kSome);
   EXPECT_EQ(parse_engine_options("pathbits_users=all")->path_bits_users, PathBitsUsers::kAll);

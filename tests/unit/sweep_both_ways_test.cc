@@ -20,6 +20,7 @@
 #include "core/fabric_file.h"
 #include "engine/subnet_fabric.h"
 #include "tables/path_bits.h"
+#include "tables/tables_by_guid.h"
 
 namespace ftclos {
 namespace {
@@ -130,6 +131,42 @@ TEST(SweepBothWays, EveryIbsimFabricRoutesAlikeFromTheSubnetStructAndTheFile) {
     options.allow_unreachable = true;
     expect_same_both_ways(file, options, 0);
     expect_same_both_ways(file, options, 2);
+  }
+}
+
+// A repair sweep (last tables given, polish within repair_polish_work), as
+// `ftclos route --previous` runs it on files and the plugin on the subnet
+// with the last tables by GUID (engine/last_sweep.h): the same tables, and
+// the same entries and blocks counted.
+TEST(SweepBothWays, ARepairAfterACutCableRoutesAlikeFromTheSubnetStructAndTheFile) {
+  for (const char* name : {"rfc-8-16-3-seed1.net", "ft-8-3.net"}) {
+    SCOPED_TRACE(name);
+    Result<Fabric> fabric = read_end_nodes((kSourceRoot / "ibsim-topos" / name).string());
+    ASSERT_TRUE(fabric.ok()) << fabric.status().message();
+    const LidMap lids = *assign_lids(*fabric, 0);
+    SweepOptions options;
+    const SweepOutcome before = run_sweep({*fabric, lids, {}}, options);
+    ASSERT_TRUE(before.ok()) << before.message;
+    Fabric cut = *fabric;
+    int spine = cut.size() - 1;  // the last switch whose port 1 goes to a switch
+    while (spine >= 0 && !(cut.node(spine).is_switch() && cut.peer({spine, 1}).valid() &&
+                           cut.node(cut.peer({spine, 1}).node).is_switch()))
+      --spine;
+    ASSERT_GE(spine, 0);
+    cut.disconnect({spine, 1});
+    const SweepOutcome cli = run_sweep({cut, lids, {}, &before.sweep.routing.lfts}, options);
+
+    const Subnet subnet(cut, lids);
+    Result<SubnetFabric> read = fabric_from_subnet(subnet.view());
+    ASSERT_TRUE(read.ok()) << read.status().message();
+    const Lfts previous = TablesByGuid(*fabric, lids, before.sweep.routing.lfts).on(read->fabric, read->lids);
+    const SweepOutcome plugin = run_sweep({read->fabric, read->lids, {}, &previous}, options);
+
+    ASSERT_TRUE(cli.ok() && plugin.ok()) << cli.message << " | " << plugin.message;
+    EXPECT_EQ(first_difference(Published(cut, cli.sweep.routing).lfts, Published(read->fabric, plugin.sweep.routing).lfts), "");
+    EXPECT_GT(cli.sweep.changed, 0);
+    EXPECT_EQ(cli.sweep.changed, plugin.sweep.changed);
+    EXPECT_EQ(cli.sweep.changed_blocks, plugin.sweep.changed_blocks);
   }
 }
 

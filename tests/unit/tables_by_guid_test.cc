@@ -55,7 +55,7 @@ TEST(TablesByGuid, EntriesFollowTheirSwitchAndDestinationAcrossRenumberedNodesAn
     }
   }
   EXPECT_EQ(compared, switches * (32 * 2 + switches));  // FT(8,2): 32 CAs at LMC 1, one LID per switch
-  EXPECT_EQ(changed_entries(lids, on, on), 0);
+  EXPECT_EQ(table_change(lids, on, on).entries, 0);
 }
 
 TEST(TablesByGuid, ASwitchNotKeptHasNoTableAndAnotherLmcKeepsNoEntry) {
@@ -70,7 +70,7 @@ TEST(TablesByGuid, ASwitchNotKeptHasNoTableAndAnotherLmcKeepsNoEntry) {
   const Lfts on = TablesByGuid(fabric, routed->lids, partial).on(fabric, routed->lids);
   EXPECT_TRUE(on.port[dropped].empty());
   // A new switch is not churn; every other entry is unchanged.
-  EXPECT_EQ(changed_entries(routed->lids, on, routed->routing.lfts), 0);
+  EXPECT_EQ(table_change(routed->lids, on, routed->routing.lfts).entries, 0);
 
   LidMap other_lmc = routed->lids;
   other_lmc.lmc = 1;

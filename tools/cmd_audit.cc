@@ -128,6 +128,7 @@ Result<AuditedSet> audit_set(const Fabric& fabric, const Detection& detection, c
   if (mcast) audit.multicast = check_multicast(fabric, *mcast);
   progress.stage("correctness done; computing the worst-case contention");
   audit.contention = worst_case_contention(input);
+  audit.lid_balance = lid_balance(fabric, set.lids, set.lfts);
   if (set.lids.lmc > 0) audit.consumers = consumer_figures(input, set.offsets);
   progress.stage("contention done");
   LoadPlan plan({fabric, set.lids, set.lfts, set.offsets});

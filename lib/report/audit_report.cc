@@ -133,6 +133,7 @@ std::string audit_summary(const Fabric& fabric, const Detection& detection, cons
     const Node& sw = fabric.node(contention.worst_link.node);
     fmt::format_to(out, "worst link: \"{}\" port {} ({})\n", sw.display_name(), contention.worst_link.port, format_guid(sw.guid));
   }
+  fmt::format_to(out, "LIDs per port: {}\n", lid_balance_line(fabric, audit.lid_balance));
   std::vector<std::string> witness;
   for (size_t i = 0; i < std::min(kWitnessShown, contention.witness.size()); ++i)
     witness.push_back(fmt::format("{} -> {}", fabric.node(contention.witness[i].first).display_name(),
@@ -195,6 +196,16 @@ nlohmann::json fabric_json(const std::string& topology, const Detection& detecti
   return {{"topology", topology}, {"family", family_summary(detection)}, {"full_fat_tree", optu_is_baseload(detection)}};
 }
 
+nlohmann::json lid_balance_json(const Fabric& fabric, const LidBalance& balance) {
+  nlohmann::json widest = nullptr;
+  if (balance.widest >= 0) {
+    const Node& sw = fabric.node(balance.widest);
+    widest = {{"switch", sw.display_name()}, {"guid", format_guid(sw.guid)}, {"fewest", balance.fewest},
+              {"most", balance.most}};
+  }
+  return {{"switches", balance.switches}, {"unbalanced", balance.unbalanced}, {"widest", widest}};
+}
+
 // null at LMC 0, where every consumer sends to the one LID.
 nlohmann::json consumers_json(const std::optional<ConsumerFigures>& figures) {
   if (!figures) return nullptr;
@@ -232,6 +243,7 @@ nlohmann::json primary_json(const Fabric& fabric, const Detection& detection, co
       {"examples", correctness.examples},
       {"worst_case_contention", contention.worst_case},
       {"worst_case_by_consumer", consumers_json(tables.consumers)},
+      {"lid_balance", lid_balance_json(fabric, tables.lid_balance)},
       {"exact", contention.exact},
       {"nonblocking", nonblocking(contention)},
       {"notes", all_notes(tables)},

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "audit/audit.h"
+#include "audit/lid_balance.h"
 #include "audit/mcast_check.h"
 #include "audit/worst_case.h"
 #include "core/fabric.h"
@@ -32,6 +33,7 @@ struct AuditedSet {
   std::vector<std::string> notes;  // what a scheme decided and why: printed as notes, not warnings
   Correctness correctness;
   Contention contention;
+  LidBalance lid_balance;  // check_lft_balance's view, to compare with the worst case
   std::optional<ConsumerFigures> consumers;  // LMC > 0 only
   std::optional<McastCheck> multicast;  // when multicast tables were given (their credit loops are in correctness)
   std::vector<PatternStats> patterns;  // the same patterns in the same order for every set

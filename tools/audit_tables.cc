@@ -60,7 +60,8 @@ Result<TableSet> tables_from_scheme(const Fabric& fabric, const Detection& detec
     return routed.status();
   }
   TableSet set;
-  set.origin = fmt::format("scheme {} (LMC {})", scheme, routed->lids.lmc);
+  const std::string chose = routed->routing.chosen.empty() ? "" : fmt::format(" chose {}", routed->routing.chosen);
+  set.origin = fmt::format("scheme {}{} (LMC {})", scheme, chose, routed->lids.lmc);
   set.lids = std::move(routed->lids);
   set.lfts = std::move(routed->routing.lfts);
   set.dest_sl = std::move(routed->routing.dest_sl);
@@ -145,6 +146,11 @@ Result<std::vector<TableSet>> load_table_sets(const Fabric& fabric, const Detect
     if (Status status = add(tables_from_scheme(fabric, detection, scheme, sources.lmc, bad_input)); !status.ok())
       return status;
   return sets;
+}
+
+Result<TableSet> reference_tables(const Fabric& fabric, const Detection& detection, int lmc) {
+  bool bad_input = false;
+  return tables_from_scheme(fabric, detection, "auto", lmc, bad_input);
 }
 
 }  // namespace ftclos::cli

@@ -64,4 +64,9 @@ struct TableSet {
 Result<std::vector<TableSet>> load_table_sets(const Fabric& fabric, const Detection& detection,
                                               const TableSources& sources, Progress& progress, bool& bad_input);
 
+/// What `auto` routes on this fabric at `lmc`, on its own offsets (origin
+/// "scheme auto chose X (LMC L)"): the reference `audit` prints next to the
+/// figures of tables read from files.
+Result<TableSet> reference_tables(const Fabric& fabric, const Detection& detection, int lmc);
+
 }  // namespace ftclos::cli

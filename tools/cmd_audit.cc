@@ -57,7 +57,9 @@ struct AuditOptions {
   std::string sl2vl_file;  // empty: VL = SL
   std::string mcfdbs_file; // empty: no multicast
   int mcast_sl = 0;        // the SL of every multicast group
+  bool reference = true;   // route auto too, next to tables read from files (up to kReferenceCas CAs)
 };
+
 
 // --mcfdbs, with every group on --mcast-sl.
 Result<std::vector<McastForwarding>> read_mcfdbs(const Fabric& fabric, const AuditOptions& options) {
@@ -128,7 +130,7 @@ Result<AuditedSet> audit_set(const Fabric& fabric, const Detection& detection, c
   if (mcast) audit.multicast = check_multicast(fabric, *mcast);
   progress.stage("correctness done; computing the worst-case contention");
   audit.contention = worst_case_contention(input);
-  audit.lid_balance = lid_balance(fabric, set.lids, set.lfts);
+  audit.lid_balance = lid_balance(fabric, detection.levels, set.lids, set.lfts);
   if (set.lids.lmc > 0) audit.consumers = consumer_figures(input, set.offsets);
   progress.stage("contention done");
   LoadPlan plan({fabric, set.lids, set.lfts, set.offsets});
@@ -139,6 +141,40 @@ Result<AuditedSet> audit_set(const Fabric& fabric, const Detection& detection, c
     audit.patterns.push_back(std::move(*stats));
   }
   return audit;
+}
+
+// Above this many CAs the reference (routing and auditing auto once more)
+// is left to `--schemes auto`: it would double a long audit.
+constexpr long kReferenceCas = 4096;
+
+// What ftclos's own choice meets here, for the reader to judge the tables'
+// worst case: "auto chose osrm (LMC 3): 4 with hosts on their path bits, 7
+// on offset 0"; nullopt where it is not computed.
+struct Reference {
+  std::string text;
+  nlohmann::json json;
+};
+
+Reference reference_of(const Fabric& fabric, const Detection& detection, int lmc, const AuditOptions& options,
+                       Progress& progress) {
+  long cas = 0;
+  for (int x = 0; x < fabric.size(); ++x) cas += !fabric.node(x).is_switch();
+  if (cas > kReferenceCas)
+    return {fmt::format("not computed ({} CAs, more than {}; `--schemes auto` computes it)", cas, kReferenceCas),
+            nullptr};
+  progress.stage("routing auto for reference");
+  Result<TableSet> set = reference_tables(fabric, detection, lmc);
+  if (!set.ok()) return {fmt::format("auto cannot route it ({})", set.status().message()), nullptr};
+  Result<AuditedSet> audit = audit_set(fabric, detection, *set, {}, options, nullptr, progress);
+  if (!audit.ok()) return {fmt::format("not computed ({})", audit.status().message()), nullptr};
+  const double worst = audit->contention.worst_case;
+  std::string figures = fmt::format("worst case {:g}", worst);
+  nlohmann::json json{{"tables", set->origin}, {"worst_case_contention", worst}, {"offset0", nullptr}};
+  if (audit->consumers) {
+    figures = fmt::format("{:g} with hosts on their path bits, {:g} on offset 0", worst, audit->consumers->offset0);
+    json["offset0"] = audit->consumers->offset0;
+  }
+  return {fmt::format("{}: {}", set->origin, figures), json};
 }
 
 // Every file the audit reads, for check_distinct_outputs.
@@ -212,13 +248,21 @@ int run(const AuditOptions& options) {
   }
 
   const bool primary = sources.has_primary();
+  std::optional<Reference> reference;
+  if (options.reference && !sources.lft_files.empty() && !sources.comparing())
+    reference = reference_of(*fabric, detection, sets->front().lids.lmc, options, progress);
   if (options.json != "-") {
     fmt::print("{}", primary ? audit_summary(*fabric, detection, audits.front()) : audit_fabric_line(*fabric, detection));
+    if (reference) fmt::print("ftclos on this fabric: {}\n", reference->text);
     if (sources.comparing()) fmt::print("{}", comparison_summary(detection, audits, primary));
     fmt::print("{}", pattern_summary(detection, audits));
   }
-  const std::string json =
-      options.json.empty() ? "" : json_text(audit_json(*fabric, detection, options.topology, audits, primary));
+  std::string json;
+  if (!options.json.empty()) {
+    nlohmann::json out = audit_json(*fabric, detection, options.topology, audits, primary);
+    if (reference) out["reference"] = reference->json;
+    json = json_text(out);
+  }
   const std::string html =
       options.html.empty() ? "" : audit_page(*fabric, detection, options.topology, audits, primary);
   Outputs outputs;
@@ -262,6 +306,8 @@ void add_audit(CLI::App& app) {
                   "OpenSM's opensm.mcfdbs: check that every multicast member reaches every other, and count credit "
                   "loops of unicast and multicast together");
   sub->add_option("--mcast-sl", options->mcast_sl, "SL of the multicast groups (default 0)")->check(CLI::Range(0, 15));
+  sub->add_flag("!--no-reference", options->reference,
+                "Do not route auto for reference next to tables read from files (done up to 4096 CAs)");
   add_json(*sub, options->json);
   sub->add_option("--html", options->html, "Also write a self-contained HTML report (heatmaps, histograms) to this file");
   CLI::Option* scheme = add_scheme(*sub, sources.scheme, "Instead of LFT files, route the topology with this scheme");

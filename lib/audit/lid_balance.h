@@ -12,22 +12,26 @@
 #include <vector>
 
 #include "core/fabric.h"
+#include "detect/levels.h"
 #include "route/routing.h"
 
 namespace ftclos {
 
+// Ports are compared with the others of the same direction (up with up,
+// down with down): a spine's ports down to leaves with different host
+// counts, or a middle switch's up and down ports, differ by design.
 struct LidBalance {
-  int switches = 0;    // switches with two or more ports toward switches
-  int unbalanced = 0;  // of them: the CA-LID counts of those ports differ by more than one
+  int switches = 0;    // switches with two or more ports toward switches in one direction
+  int unbalanced = 0;  // of them: the CA-LID counts of such ports differ by more than one
   int widest = -1;     // the switch with the widest spread (-1: none)
-  int fewest = 0, most = 0;  // its least and most used ports' CA-LID counts
+  int fewest = 0, most = 0;  // its least and most used ports' CA-LID counts (one direction)
 };
 
 /// Counts every CA LID (every offset) per switch port that leads to a switch.
-LidBalance lid_balance(const Fabric& fabric, const LidMap& lids, const Lfts& lfts);
+LidBalance lid_balance(const Fabric& fabric, const Levels& levels, const LidMap& lids, const Lfts& lfts);
 
-/// "N of M switches with ports whose CA-LID counts differ by more than 1
-/// (check_lft_balance's test); widest: SWITCH, A to B".
+/// "N of M switches with ports (of one direction) whose CA-LID counts differ
+/// by more than 1 (check_lft_balance's test); widest: SWITCH, A to B".
 std::string lid_balance_line(const Fabric& fabric, const LidBalance& balance);
 
 }  // namespace ftclos

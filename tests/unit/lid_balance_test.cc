@@ -13,7 +13,7 @@ TEST(LidBalance, DmodkOnFt82SpreadsEveryPortEvenly) {
   const Fabric fabric = *generate_ftree(8, 2);
   Result<RoutedFabric> routed = route_fabric(fabric, "dmodk", *assign_lids(fabric, 0), {});
   ASSERT_TRUE(routed.ok()) << routed.status().message();
-  const LidBalance balance = lid_balance(fabric, routed->lids, routed->routing.lfts);
+  const LidBalance balance = lid_balance(fabric, routed->detection.levels, routed->lids, routed->routing.lfts);
   EXPECT_EQ(balance.switches, 12);  // 8 leaves (4 up ports), 4 spines (8 down ports)
   EXPECT_EQ(balance.unbalanced, 0);
 }
@@ -37,7 +37,7 @@ TEST(LidBalance, OneSwitchSendingEveryLidThroughOnePortIsUnbalanced) {
     if (peer.valid() && fabric.node(peer.node).is_switch() && port != up) port = static_cast<uint8_t>(up), ++moved;
   }
   ASSERT_GT(moved, 0);
-  const LidBalance balance = lid_balance(fabric, routed->lids, lfts);
+  const LidBalance balance = lid_balance(fabric, routed->detection.levels, routed->lids, lfts);
   EXPECT_EQ(balance.unbalanced, 1);
   EXPECT_EQ(balance.widest, leaf);
   EXPECT_EQ(balance.fewest, 0);

@@ -129,7 +129,25 @@ else
   pass
 fi
 
-# 4. Bad input: exit 2, and the message names the bad compare file.
+# 4. Tables read from files alone carry auto's figure on the same fabric
+# (the reference), equal to auditing `--scheme auto` itself; not with --no-reference.
+audit reference "$work/b.dump"
+audit auto --scheme auto
+"$FTCLOS" audit "$net" "$work/b.dump" --no-reference --json "$work/plain.json" >"$work/plain.txt" 2>/dev/null || true
+if ! python3 -c 'import json, sys; r = json.load(open(sys.argv[1]))["reference"]; a = json.load(open(sys.argv[2]))
+assert r["tables"] == a["tables"] and r["tables"].startswith("scheme auto chose "), (r, a["tables"])
+assert r["worst_case_contention"] == a["worst_case_contention"], (r, a["worst_case_contention"])
+assert "reference" not in json.load(open(sys.argv[3]))' "$work/reference.json" "$work/auto.json" "$work/plain.json"; then
+  fail "the reference is not what auditing --scheme auto says, or --no-reference keeps it"
+elif ! grep -q "^ftclos on this fabric: scheme auto chose " "$work/reference.txt" ||
+  grep -q "^ftclos on this fabric" "$work/plain.txt"; then
+  fail "the text lacks the reference line (or --no-reference prints it)"
+else
+  pass
+  grep "^ftclos on this fabric" "$work/reference.txt"
+fi
+
+# 5. Bad input: exit 2, and the message names the bad compare file.
 sed '0,/^Unicast lids/s//Unicast lids [broken/' "$work/b.dump" >"$work/broken.dump"
 if ! grep -q 'broken' "$work/broken.dump"; then
   fail "could not make a broken dump from $(head -1 "$work/b.dump")"

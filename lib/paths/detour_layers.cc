@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <string>
 #include <vector>
 
 #include "paths/cdg_layers.h"
@@ -18,6 +19,18 @@ bool layer_acyclic(const Fabric& fabric, const Lfts& lfts, const std::vector<int
   }
   return AcyclicLayer(channels.count()).try_add(dependencies);
 }
+
+namespace {
+
+// "WHAT: on SL 1-H (...)", and how many fit no SL.
+void note_layers(const std::string& what, int highest, int unplaced, Routing& routing) {
+  routing.notes.push_back(fmt::format("{}: on SL 1{} (VL = SL with OpenSM's default qos_sl2vl; enable qos)", what,
+                                      highest > 1 ? fmt::format("-{}", highest) : ""));
+  if (unplaced > 0)
+    routing.notes.push_back(fmt::format("{} of them fit no SL up to {} without a credit loop", unplaced, kMaxDetourSl));
+}
+
+}  // namespace
 
 int layer_detours(const RoutingInput& input, const UpDownReach& reach, Routing& routing) {
   const Fabric& fabric = input.fabric;
@@ -43,12 +56,8 @@ int layer_detours(const RoutingInput& input, const UpDownReach& reach, Routing& 
   }
   if (layered == 0) return 0;
   const int highest = layers.count();
-  routing.notes.push_back(fmt::format(
-      "{} LIDs of attached hosts are reached through a down-up turn from some switches: on SL 1{} "
-      "(VL = SL with OpenSM's default qos_sl2vl; enable qos)",
-      layered, highest > 1 ? fmt::format("-{}", highest) : ""));
-  if (unplaced > 0)
-    routing.notes.push_back(fmt::format("{} of them fit no SL up to {} without a credit loop", unplaced, kMaxDetourSl));
+  note_layers(fmt::format("{} LIDs of attached hosts are reached through a down-up turn from some switches", layered),
+              highest, unplaced, routing);
   return highest;
 }
 
@@ -75,12 +84,10 @@ int layer_turning_lids(const Fabric& fabric, const LidMap& lid_map, const std::v
     highest = std::max<int>(highest, routing.dest_sl[lid]);
   }
   if (moved > 0)
-    routing.notes.push_back(fmt::format(
-        "{} LIDs to which some switch's own route turns from down to up where, on SL 0, the turn would close a "
-        "credit loop: on SL 1{} (VL = SL with OpenSM's default qos_sl2vl; enable qos)",
-        moved, highest > 1 ? fmt::format("-{}", highest) : ""));
-  if (unplaced > 0)
-    routing.notes.push_back(fmt::format("{} of them fit no SL up to {} without a credit loop", unplaced, kMaxDetourSl));
+    note_layers(fmt::format("{} LIDs to which some switch's own route turns from down to up where, on SL 0, the "
+                            "turn would close a credit loop",
+                            moved),
+                highest, unplaced, routing);
   return moved;
 }
 

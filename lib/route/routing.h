@@ -26,6 +26,11 @@ struct Lfts {
   std::vector<std::vector<uint8_t>> port;  // [node][lid]; empty for CAs
 
   uint8_t at(int node, int lid) const { return port[node][lid]; }
+  /// at(), or kNoPath where the node's table ends before `lid`.
+  uint8_t at_or_none(int node, int lid) const {
+    const std::vector<uint8_t>& table = port[node];
+    return lid < static_cast<int>(table.size()) ? table[lid] : kNoPath;
+  }
 };
 
 struct Routing {

@@ -97,10 +97,7 @@ class Completer {
  private:
   enum State : uint8_t { kUnknown, kVisiting, kDelivers, kFails };
 
-  uint8_t entry(int x, int lid) const {
-    const std::vector<uint8_t>& table = lfts_.port[x];
-    return lid < static_cast<int>(table.size()) ? table[lid] : kNoPath;
-  }
+  uint8_t entry(int x, int lid) const { return lfts_.at_or_none(x, lid); }
 
   // The switch (or owner) `x`'s entry leads to; -1 when it leads nowhere.
   int next_of(int x, int lid) const {

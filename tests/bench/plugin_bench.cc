@@ -4,9 +4,11 @@
 // same fabric in the same run. Issue #14 wants the callback under 200 ms in
 // OpenSM (tests/bench/plugin_callback.sh measures it there, in minutes);
 // this measures the same call in seconds, for one thread and for every CPU
-// the run may use. Counters: the engine's own INFO-line figures.
+// the run may use. Counters: the engine's own INFO-line figures. Also FT(48,3)
+// (issue #32), a first sweep and a sweep after one cable cut, each split.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -25,12 +27,12 @@ namespace {
 // The fabric as plain C arrays: every node, every cable once, the LIDs of
 // switch port 0 and CA port 1.
 struct SubnetArrays {
-  Fabric fabric = *generate_ftree(36, 3);
+  Fabric fabric;
   std::vector<ftclos_node> nodes;
   std::vector<ftclos_link> links;
   std::vector<ftclos_lid> lids;
 
-  SubnetArrays() {
+  SubnetArrays(int ports, int levels) : fabric(*generate_ftree(ports, levels)) {
     const LidMap map = *assign_lids(fabric, 0);
     for (int i = 0; i < fabric.size(); ++i) {
       const Node& node = fabric.node(i);
@@ -48,6 +50,15 @@ struct SubnetArrays {
   ftclos_subnet view() const {
     return {nodes.data(), nodes.size(), links.data(), links.size(), lids.data(), lids.size(), 0, 0};
   }
+  // The same subnet with its first switch-to-switch cable cut.
+  ftclos_subnet view_one_cable_cut(std::vector<ftclos_link>& kept) const {
+    kept = links;
+    const auto cut = std::ranges::find_if(kept, [&](const ftclos_link& link) {
+      return fabric.node(link.a).is_switch() && fabric.node(link.b).is_switch();
+    });
+    kept.erase(cut);
+    return {nodes.data(), nodes.size(), kept.data(), kept.size(), lids.data(), lids.size(), 0, 0};
+  }
 };
 
 // Keeps the engine's INFO line: "... T ms (R recognition, U routing, C checking; N threads)".
@@ -57,7 +68,7 @@ void keep_info(void* line, int level, const char* text) {
 
 // Arg: the engine's jobs= (0: its default, the CPUs the run may use, at most 8).
 void BM_PluginCallbackFt36_3(benchmark::State& state) {
-  const SubnetArrays subnet;
+  const SubnetArrays subnet(36, 3);
   const double detect_ms = bench::median_ms([&] { benchmark::DoNotOptimize(detect(subnet.fabric)); });
   std::string line;
   ftclos_engine* engine = ftclos_engine_create(keep_info, &line, nullptr);
@@ -85,6 +96,66 @@ void BM_PluginCallbackFt36_3(benchmark::State& state) {
   state.counters["threads"] = threads;
 }
 BENCHMARK(BM_PluginCallbackFt36_3)->Arg(1)->Arg(0)->Unit(benchmark::kMillisecond)->Iterations(5);
+
+// The sweep's split from the INFO line: recognition, routing, checking.
+struct SweepSplit {
+  double recognition = 0, routing = 0, checking = 0;
+  void add(const std::string& line) {
+    double r = 0, u = 0, c = 0;
+    if (std::sscanf(line.c_str() + line.rfind(" ms (") + 5, "%lf recognition, %lf routing, %lf checking", &r, &u, &c) ==
+        3)
+      recognition += r, routing += u, checking += c;
+  }
+  void report(benchmark::State& state, const std::string& prefix) const {
+    const double runs = static_cast<double>(state.iterations());
+    state.counters[prefix + "recognition_ms"] = recognition / runs;
+    state.counters[prefix + "routing_ms"] = routing / runs;
+    state.counters[prefix + "checking_ms"] = checking / runs;
+  }
+};
+
+// Issue #32's largest subnet: FT(48,3) (27,648 hosts), scheme auto at LMC 0
+// on the engine's default threads. Each iteration is a first sweep and then
+// a sweep after one switch-to-switch cable cut (keep_tables on, as
+// deployed); the time is the failure sweep's over recognition's, the
+// counters split both sweeps.
+void BM_PluginFailureSweepFt48_3(benchmark::State& state) {
+  const SubnetArrays subnet(48, 3);
+  const double detect_ms = bench::median_ms([&] { benchmark::DoNotOptimize(detect(subnet.fabric)); });
+  std::string line;
+  ftclos_engine* engine = ftclos_engine_create(keep_info, &line, nullptr);
+  ftclos_engine_set_options(engine, "scheme=auto", nullptr);
+  const ftclos_subnet whole = subnet.view();
+  std::vector<ftclos_link> kept;
+  const ftclos_subnet cut = subnet.view_one_cable_cut(kept);
+  SweepSplit first, failure;
+  double first_ms = 0;
+  auto sweep = [&](const ftclos_subnet& view, SweepSplit& split) {
+    char* error = nullptr;
+    if (ftclos_engine_route(engine, &view, nullptr, &error) != 0) state.SkipWithError(error);
+    std::free(error);
+    split.add(line);
+  };
+  double total_ms = 0;
+  for (auto _ : state) {
+    ftclos_engine_clear(engine);
+    bench::Clock::time_point start = bench::Clock::now();
+    sweep(whole, first);
+    first_ms += bench::ms_since(start);
+    start = bench::Clock::now();
+    sweep(cut, failure);
+    total_ms += bench::ms_since(start);
+  }
+  ftclos_engine_destroy(engine);
+  const double runs = static_cast<double>(state.iterations());
+  state.counters["x_baseline"] = total_ms / runs / detect_ms;
+  state.counters["baseline_ms"] = detect_ms;
+  state.counters["first_ms"] = first_ms / runs;
+  state.counters["failure_ms"] = total_ms / runs;
+  first.report(state, "first_");
+  failure.report(state, "failure_");
+}
+BENCHMARK(BM_PluginFailureSweepFt48_3)->Unit(benchmark::kMillisecond)->Iterations(3);
 
 }  // namespace
 }  // namespace ftclos

@@ -9,6 +9,8 @@
 #include <string>
 
 #include "audit/audit.h"
+#include "audit/audit_walk.h"
+#include "core/aggregation_node.h"
 #include "gen/generate.h"
 #include "engine/route_fabric.h"
 
@@ -75,6 +77,31 @@ TEST(AttachedHosts, OnOneVlTheDetoursCloseCreditLoops) {
   ASSERT_TRUE(routed.ok()) << routed.status().message();
   EXPECT_GT(audit(fabric, *routed, false).credit_loops, 0);
   EXPECT_EQ(audit(fabric, *routed, true).credit_loops, 0);
+}
+
+// A 3-level pod with a SHARP AN on every switch: the ANs of spines and
+// cores are attached hosts whose tree detours need SL 1-4 together; on
+// up*/down* routes they share SL 1, and compute hosts keep SL 0.
+TEST(AttachedHosts, PodAggregationNodesTakeOneSlBesideTheTree) {
+  Result<Superpod> pod =
+      generate_superpod({.units = 6, .servers = 8, .rails = 4, .levels = 3, .spines = 4, .group_units = 2, .radix = 16});
+  ASSERT_TRUE(pod.ok()) << pod.status().message();
+  for (const char* scheme : {"dmodk", "updown"}) {
+    Result<RoutedFabric> routed = route_fabric(pod->fabric, scheme, 0);
+    ASSERT_TRUE(routed.ok()) << scheme << ": " << routed.status().message();
+    const Correctness c = audit(pod->fabric, *routed, true);
+    EXPECT_EQ(c.unreachable, 0) << scheme;
+    EXPECT_EQ(c.credit_loops, 0) << scheme;
+    const std::vector<uint8_t>& sls = routed->routing.dest_sl;
+    ASSERT_FALSE(sls.empty()) << scheme;
+    EXPECT_EQ(*std::max_element(sls.begin(), sls.end()), 1) << scheme;
+    for (int ca = 0; ca < pod->fabric.size(); ++ca) {
+      if (pod->fabric.node(ca).is_switch()) continue;
+      const int lid = routed->lids.base[ca];
+      EXPECT_EQ(sls[lid] == 1, is_aggregation_node(pod->fabric.node(ca)) && routed->detection.levels.of[entry_switch(pod->fabric, ca)] > 1)
+          << scheme << ": " << pod->fabric.node(ca).name;
+    }
+  }
 }
 
 // Compute hosts never take a detour: a leaf pair without a common ancestor

@@ -104,6 +104,26 @@ TEST(AttachedHosts, PodAggregationNodesTakeOneSlBesideTheTree) {
   }
 }
 
+// Missing cables cut spines and cores off from some leaves below them: the
+// ANs on those switches have no up/down route to those leaves' hosts. Their
+// entries turn down-up once (paths/source_detours.h), on SL 0 without a
+// credit loop; before, the tables left those pairs unreachable.
+TEST(AttachedHosts, PodAggregationNodesReachHostsTheirSwitchLostACableTo) {
+  Result<Superpod> pod =
+      generate_superpod({.units = 6, .servers = 8, .rails = 4, .levels = 3, .spines = 4, .group_units = 2, .radix = 16});
+  ASSERT_TRUE(pod.ok()) << pod.status().message();
+  ASSERT_TRUE(degrade(pod->fabric, {.fail_links = 6, .seed = 2}).ok());
+  for (const char* scheme : {"dmodk", "updown"}) {
+    Result<RoutedFabric> routed = route_fabric(pod->fabric, scheme, 0);
+    ASSERT_TRUE(routed.ok()) << scheme << ": " << routed.status().message();
+    const Correctness c = audit(pod->fabric, *routed, true);
+    EXPECT_EQ(c.unreachable, 0) << scheme;
+    EXPECT_EQ(c.loops, 0) << scheme;
+    EXPECT_EQ(c.credit_loops, 0) << scheme;
+    EXPECT_EQ(c.vls_used, 0b11) << scheme;
+  }
+}
+
 // Compute hosts never take a detour: a leaf pair without a common ancestor
 // stays unrouted (the plugin and `route` refuse such tables).
 TEST(AttachedHosts, ComputeHostsGetNoLayers) {

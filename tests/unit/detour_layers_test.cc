@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
 
 #include "audit/audit.h"
 #include "audit/audit_walk.h"
@@ -79,27 +80,35 @@ TEST(AttachedHosts, OnOneVlTheDetoursCloseCreditLoops) {
   EXPECT_EQ(audit(fabric, *routed, true).credit_loops, 0);
 }
 
+// 6 SUs of 8 servers x 4 rails, 3 levels, a SHARP AN on every switch.
+Fabric pod3(int fail_links) {
+  Result<Superpod> pod =
+      generate_superpod({.units = 6, .servers = 8, .rails = 4, .levels = 3, .spines = 4, .group_units = 2, .radix = 16});
+  EXPECT_TRUE(pod.ok()) << pod.status().message();
+  EXPECT_TRUE(degrade(pod->fabric, {.fail_links = fail_links, .seed = 2}).ok());
+  return std::move(pod->fabric);
+}
+
 // A 3-level pod with a SHARP AN on every switch: the ANs of spines and
 // cores are attached hosts whose tree detours need SL 1-4 together; on
 // up*/down* routes they share SL 1, and compute hosts keep SL 0.
 TEST(AttachedHosts, PodAggregationNodesTakeOneSlBesideTheTree) {
-  Result<Superpod> pod =
-      generate_superpod({.units = 6, .servers = 8, .rails = 4, .levels = 3, .spines = 4, .group_units = 2, .radix = 16});
-  ASSERT_TRUE(pod.ok()) << pod.status().message();
+  const Fabric fabric = pod3(0);
   for (const char* scheme : {"dmodk", "updown"}) {
-    Result<RoutedFabric> routed = route_fabric(pod->fabric, scheme, 0);
+    Result<RoutedFabric> routed = route_fabric(fabric, scheme, 0);
     ASSERT_TRUE(routed.ok()) << scheme << ": " << routed.status().message();
-    const Correctness c = audit(pod->fabric, *routed, true);
+    const Correctness c = audit(fabric, *routed, true);
     EXPECT_EQ(c.unreachable, 0) << scheme;
     EXPECT_EQ(c.credit_loops, 0) << scheme;
     const std::vector<uint8_t>& sls = routed->routing.dest_sl;
     ASSERT_FALSE(sls.empty()) << scheme;
     EXPECT_EQ(*std::max_element(sls.begin(), sls.end()), 1) << scheme;
-    for (int ca = 0; ca < pod->fabric.size(); ++ca) {
-      if (pod->fabric.node(ca).is_switch()) continue;
+    for (int ca = 0; ca < fabric.size(); ++ca) {
+      if (fabric.node(ca).is_switch()) continue;
       const int lid = routed->lids.base[ca];
-      EXPECT_EQ(sls[lid] == 1, is_aggregation_node(pod->fabric.node(ca)) && routed->detection.levels.of[entry_switch(pod->fabric, ca)] > 1)
-          << scheme << ": " << pod->fabric.node(ca).name;
+      EXPECT_EQ(sls[lid] == 1,
+                is_aggregation_node(fabric.node(ca)) && routed->detection.levels.of[entry_switch(fabric, ca)] > 1)
+          << scheme << ": " << fabric.node(ca).name;
     }
   }
 }
@@ -109,14 +118,11 @@ TEST(AttachedHosts, PodAggregationNodesTakeOneSlBesideTheTree) {
 // entries turn down-up once (paths/source_detours.h), on SL 0 without a
 // credit loop; before, the tables left those pairs unreachable.
 TEST(AttachedHosts, PodAggregationNodesReachHostsTheirSwitchLostACableTo) {
-  Result<Superpod> pod =
-      generate_superpod({.units = 6, .servers = 8, .rails = 4, .levels = 3, .spines = 4, .group_units = 2, .radix = 16});
-  ASSERT_TRUE(pod.ok()) << pod.status().message();
-  ASSERT_TRUE(degrade(pod->fabric, {.fail_links = 6, .seed = 2}).ok());
+  const Fabric fabric = pod3(6);
   for (const char* scheme : {"dmodk", "updown"}) {
-    Result<RoutedFabric> routed = route_fabric(pod->fabric, scheme, 0);
+    Result<RoutedFabric> routed = route_fabric(fabric, scheme, 0);
     ASSERT_TRUE(routed.ok()) << scheme << ": " << routed.status().message();
-    const Correctness c = audit(pod->fabric, *routed, true);
+    const Correctness c = audit(fabric, *routed, true);
     EXPECT_EQ(c.unreachable, 0) << scheme;
     EXPECT_EQ(c.loops, 0) << scheme;
     EXPECT_EQ(c.credit_loops, 0) << scheme;

@@ -139,6 +139,41 @@ TEST(DetectSuperpod, NdrLikePodWithALostLeafNamesAll26MissingCables) {
   EXPECT_EQ(detection.management_leaves.size(), 2u);
 }
 
+// A site of 4 director chassis, every chip a switch: 16 edge switches of 8
+// hosts, each cabled to a line chip of every director; a director is 4
+// line chips under 2 fabric chips: PGFT(3; 8, 4, 4; 1, 4, 2; 1, 1, 1). Six
+// edge switches carry no hosts (gateways, spares) and 5 cables are missing.
+TEST(DetectSuperpod, DirectorSiteWithHostlessEdgesKeepsThemLeavesAndNamesEveryMissingCable) {
+  Result<Fabric> full = generate_pgft({{8, 4, 4}, {1, 4, 2}, {1, 1, 1}});
+  ASSERT_TRUE(full.ok()) << full.status().message();
+  std::vector<bool> keep(full->size(), true);
+  std::set<std::string> hostless;
+  for (int x = 0; x < full->size() && hostless.size() < 6; ++x) {
+    const Node& node = full->node(x);
+    if (!node.is_switch() || !node.name.starts_with("L1-") || x % 3 != 0) continue;
+    hostless.insert(node.name);
+    for (const Port& port : node.ports)
+      if (port.peer.valid() && !full->node(port.peer.node).is_switch()) keep[port.peer.node] = false;
+  }
+  ASSERT_EQ(hostless.size(), 6u);
+  Fabric fabric = induced_subfabric(*full, keep);
+  Result<std::vector<Cable>> failed = degrade(fabric, {.fail_links = 5, .seed = 4});
+  ASSERT_TRUE(failed.ok()) << failed.status().message();
+  std::set<std::string> removed;
+  for (const Cable& cable : *failed) {
+    const bool lower_first = fabric.node(cable.a.node).name < fabric.node(cable.b.node).name;
+    removed.insert(fabric.node(lower_first ? cable.a.node : cable.b.node).name + "-" +
+                   fabric.node(lower_first ? cable.b.node : cable.a.node).name);
+  }
+  const Detection detection = detect(fabric);
+  EXPECT_EQ(detection.levels.height, 3) << detection_summary(fabric, detection);
+  for (const std::string& name : hostless) EXPECT_EQ(detection.levels.of[*fabric.find(name)], 1) << name;
+  EXPECT_EQ(missing_cables(fabric, detection), removed) << detection_summary(fabric, detection);
+  ASSERT_NE(detection.find(Family::kPgft), nullptr) << family_summary(detection);
+  for (const Deviation& d : detection.deviations())
+    EXPECT_EQ(d.kind, Deviation::Kind::kMissingCable) << describe(fabric, d);
+}
+
 TEST(DetectSuperpod, HostlessLeavesHangingOffTheSpinesAreLeavesNotTheTop) {
   // Two levels: hostless leaves would be a third level above the spines;
   // three levels: they would sit beside the cores.

@@ -634,10 +634,6 @@ std::vector<Deviation> host_deviations(const Fabric& fabric, const Levels& level
     if (!fabric.node(x).is_switch() || levels.of[x] != 1) continue;
     if (x < static_cast<int>(reduced_leaf.size()) && reduced_leaf[x]) continue;
     const int have = hosts_on(fabric, x);
-    // A leaf with no host at all is hostless by design (a director site's
-    // gateway or spare edge switch, a storage fabric's empty leaf), not one
-    // that lost every host.
-    if (have == 0) continue;
     for (int k = have; k < hosts_per_leaf; ++k)
       deviations.push_back({Deviation::Kind::kMissingHost, {x, 0}, {},
                             fmt::format("{} of {} hosts present", have, hosts_per_leaf)});

@@ -3,6 +3,7 @@
 // every SL free of credit loops, as the auditor judges the tables.
 #include "paths/detour_layers.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -91,42 +92,32 @@ Fabric pod3(int fail_links) {
 
 // A 3-level pod with a SHARP AN on every switch: the ANs of spines and
 // cores are attached hosts whose tree detours need SL 1-4 together; on
-// up*/down* routes they share SL 1, and compute hosts keep SL 0.
-TEST(AttachedHosts, PodAggregationNodesTakeOneSlBesideTheTree) {
-  const Fabric fabric = pod3(0);
-  for (const char* scheme : {"dmodk", "updown"}) {
-    Result<RoutedFabric> routed = route_fabric(fabric, scheme, 0);
-    ASSERT_TRUE(routed.ok()) << scheme << ": " << routed.status().message();
-    const Correctness c = audit(fabric, *routed, true);
-    EXPECT_EQ(c.unreachable, 0) << scheme;
-    EXPECT_EQ(c.credit_loops, 0) << scheme;
-    const std::vector<uint8_t>& sls = routed->routing.dest_sl;
-    ASSERT_FALSE(sls.empty()) << scheme;
-    EXPECT_EQ(*std::max_element(sls.begin(), sls.end()), 1) << scheme;
-    for (int ca = 0; ca < fabric.size(); ++ca) {
-      if (fabric.node(ca).is_switch()) continue;
-      const int lid = routed->lids.base[ca];
-      EXPECT_EQ(sls[lid] == 1,
-                is_aggregation_node(fabric.node(ca)) && routed->detection.levels.of[entry_switch(fabric, ca)] > 1)
-          << scheme << ": " << fabric.node(ca).name;
-    }
-  }
-}
-
-// Missing cables cut spines and cores off from some leaves below them: the
-// ANs on those switches have no up/down route to those leaves' hosts. Their
+// up*/down* routes they share SL 1, and compute hosts keep SL 0. Missing
+// cables cut spines and cores off from some leaves below them: the ANs on
+// those switches have no up/down route to those leaves' hosts, and their
 // entries turn down-up once (paths/source_detours.h), on SL 0 without a
 // credit loop; before, the tables left those pairs unreachable.
-TEST(AttachedHosts, PodAggregationNodesReachHostsTheirSwitchLostACableTo) {
-  const Fabric fabric = pod3(6);
-  for (const char* scheme : {"dmodk", "updown"}) {
-    Result<RoutedFabric> routed = route_fabric(fabric, scheme, 0);
-    ASSERT_TRUE(routed.ok()) << scheme << ": " << routed.status().message();
-    const Correctness c = audit(fabric, *routed, true);
-    EXPECT_EQ(c.unreachable, 0) << scheme;
-    EXPECT_EQ(c.loops, 0) << scheme;
-    EXPECT_EQ(c.credit_loops, 0) << scheme;
-    EXPECT_EQ(c.vls_used, 0b11) << scheme;
+TEST(AttachedHosts, PodAggregationNodesTakeOneSlBesideTheTreeAndReachEveryHost) {
+  for (const int fail_links : {0, 6}) {
+    const Fabric fabric = pod3(fail_links);
+    for (const char* scheme : {"dmodk", "updown"}) {
+      const std::string what = fmt::format("{} with {} missing cables", scheme, fail_links);
+      Result<RoutedFabric> routed = route_fabric(fabric, scheme, 0);
+      ASSERT_TRUE(routed.ok()) << what << ": " << routed.status().message();
+      const Correctness c = audit(fabric, *routed, true);
+      EXPECT_EQ(c.unreachable, 0) << what;
+      EXPECT_EQ(c.loops, 0) << what;
+      EXPECT_EQ(c.credit_loops, 0) << what;
+      EXPECT_EQ(c.vls_used, 0b11) << what;
+      const std::vector<uint8_t>& sls = routed->routing.dest_sl;
+      ASSERT_FALSE(sls.empty()) << what;
+      for (int ca = 0; ca < fabric.size(); ++ca) {
+        if (fabric.node(ca).is_switch()) continue;
+        const bool above_leaves =
+            is_aggregation_node(fabric.node(ca)) && routed->detection.levels.of[entry_switch(fabric, ca)] > 1;
+        EXPECT_EQ(sls[routed->lids.base[ca]], above_leaves ? 1 : 0) << what << ": " << fabric.node(ca).name;
+      }
+    }
   }
 }
 

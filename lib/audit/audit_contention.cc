@@ -338,7 +338,7 @@ struct ContentionRun {
   explicit ContentionRun(const AuditInput& in)
       : input(in),
         columns(in.fabric, in.lfts),
-        senders(group_senders(in, in.offsets)),
+        senders(group_senders(in, in.offsets, true)),
         channels(in.fabric),
         weighted(in.offsets.mode == OffsetChoice::Mode::kAllOffsets),
         scale(weighted ? in.lids.lids_per_ca() : 1.0),

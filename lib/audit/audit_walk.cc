@@ -7,6 +7,8 @@
 #include <map>
 #include <utility>
 
+#include "core/aggregation_node.h"
+
 namespace ftclos {
 namespace {
 
@@ -218,7 +220,7 @@ int entry_switch(const Fabric& fabric, int ca) {
   return peer.valid() && fabric.node(peer.node).is_switch() ? peer.node : -1;
 }
 
-Senders group_senders(const AuditInput& input, const OffsetChoice& choice) {
+Senders group_senders(const AuditInput& input, const OffsetChoice& choice, bool compute_only) {
   const Fabric& fabric = input.fabric;
   Senders out;
   out.groups_at.resize(fabric.size());
@@ -234,6 +236,7 @@ Senders group_senders(const AuditInput& input, const OffsetChoice& choice) {
   for (int ca = 0; ca < fabric.size(); ++ca) {
     if (fabric.node(ca).is_switch() || ca >= static_cast<int>(input.lids.base.size()) || input.lids.base[ca] == 0)
       continue;
+    if (compute_only && is_aggregation_node(fabric.node(ca))) continue;
     out.cas.push_back(ca);
     const int entry = entry_switch(fabric, ca);
     if (entry < 0) {

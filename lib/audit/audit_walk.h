@@ -105,8 +105,10 @@ struct Senders {
   std::vector<int> stray_offset;            // per stray CA (parallel): its offset, -1 = all
 };
 
-/// The senders `choice` says: input.offsets for contention, every offset for correctness.
-Senders group_senders(const AuditInput& input, const OffsetChoice& choice);
+/// The senders `choice` says: input.offsets for contention, every offset for
+/// correctness. `compute_only` leaves SHARP Aggregation Nodes out (contention
+/// is the compute hosts'; ANs need routes, not bandwidth figures).
+Senders group_senders(const AuditInput& input, const OffsetChoice& choice, bool compute_only = false);
 
 /// The switch behind port 1 of CA `ca`; -1 when none.
 int entry_switch(const Fabric& fabric, int ca);

@@ -1,6 +1,7 @@
 #include "detect/detect.h"
 
 #include <algorithm>
+#include <iterator>
 #include <tuple>
 #include <utility>
 
@@ -124,6 +125,7 @@ void set_management_leaves_aside(const Fabric& fabric, Result<XgftFit>& tree, De
                     missing_switches(without->deviations) > missing_switches(tree->deviations)))
     return;
   tree = std::move(without);
+  std::ranges::move(management_leaf_gaps(fabric, out.levels, thin), std::back_inserter(tree->deviations));
   out.management_leaves = thin;
   std::vector<int>& attached = out.levels.io_hosts;
   for (int x : thin)

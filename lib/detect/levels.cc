@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <deque>
 #include <map>
+#include <set>
 
 #include "core/aggregation_node.h"
 #include "detect/host_hints.h"
@@ -48,8 +49,11 @@ bool smaller_share(const Load& a, const Load& b) {
 // line boards left empty) sit one level above the spines they hang from
 // when levels count from the hosts: at the top. Two more guesses put them
 // back at level 1: every top switch whose switch neighbours are all one
-// level below, and those of them with fewer neighbours than most top
-// switches (thin beside the cores of a deeper tree). The fit decides.
+// level below, those of them with fewer neighbours than most top switches
+// (thin beside the cores of a deeper tree), and those whose neighbours are
+// all parents of one leaf with hosts (an edge switch of a director site
+// cabled like its siblings: a director's fabric chips have line chips of
+// one chassis below, a leaf one line chip in each). The fit decides.
 void add_hostless_leaf_guesses(const Fabric& fabric, const std::vector<Load>& load,
                                std::vector<std::vector<bool>>& guesses) {
   const Levels levels = levels_from_leaves(fabric, guesses.front());
@@ -70,16 +74,30 @@ void add_hostless_leaf_guesses(const Fabric& fabric, const std::vector<Load>& lo
   }
   if (hanging.empty()) return;
   const int usual = std::ranges::max_element(tops_by_degree, {}, [](const auto& e) { return e.second; })->first;
-  std::vector<bool> all = guesses.front(), thin = guesses.front();
+  auto switch_neighbours = [&](int x) {
+    std::set<int> out;
+    for (const Port& port : fabric.node(x).ports)
+      if (port.peer.valid() && fabric.node(port.peer.node).is_switch()) out.insert(port.peer.node);
+    return out;
+  };
+  std::set<std::set<int>> leaf_parents;
+  for (int x = 0; x < fabric.size(); ++x)
+    if (guesses.front()[x]) leaf_parents.insert(switch_neighbours(x));
+  std::vector<bool> all = guesses.front(), thin = guesses.front(), like_leaves = guesses.front();
   for (int x : hanging) {
     all[x] = true;
     int neighbours = 0;
     for (const Port& port : fabric.node(x).ports)
       neighbours += port.peer.valid() && fabric.node(port.peer.node).is_switch();
     thin[x] = neighbours < usual;
+    const std::set<int> above = switch_neighbours(x);
+    like_leaves[x] = std::ranges::any_of(leaf_parents, [&](const std::set<int>& parents) {
+      return std::ranges::includes(parents, above);
+    });
   }
   guesses.push_back(all);
   if (thin != all && thin != guesses.front()) guesses.push_back(thin);
+  if (like_leaves != all && like_leaves != thin && like_leaves != guesses.front()) guesses.push_back(like_leaves);
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
 #include "detect/management_leaves.h"
 
 #include <algorithm>
-#include <map>
+#include <set>
 
 namespace ftclos {
 namespace {
@@ -20,15 +20,41 @@ PortRef moved(PortRef ref, const std::vector<int>& old_index) {
 }  // namespace
 
 std::vector<int> thin_leaves(const Fabric& fabric, const Levels& levels) {
-  std::map<int, int> leaves_by_uplinks;
+  // The best-cabled leaf's count: where cables failed on most leaves, the
+  // most common count is below the full one, and a management leaf with
+  // half the full count would be more than half of it.
+  int usual = 0;
   for (int x = 0; x < fabric.size(); ++x)
-    if (fabric.node(x).is_switch() && levels.of[x] == 1) ++leaves_by_uplinks[uplinks_of(fabric, levels, x)];
-  if (leaves_by_uplinks.empty()) return {};
-  const int usual = std::ranges::max_element(leaves_by_uplinks, {}, [](const auto& e) { return e.second; })->first;
+    if (fabric.node(x).is_switch() && levels.of[x] == 1) usual = std::max(usual, uplinks_of(fabric, levels, x));
   std::vector<int> thin;
   for (int x = 0; x < fabric.size(); ++x)
     if (fabric.node(x).is_switch() && levels.of[x] == 1 && 2 * uplinks_of(fabric, levels, x) <= usual) thin.push_back(x);
   return thin;
+}
+
+std::vector<Deviation> management_leaf_gaps(const Fabric& fabric, const Levels& levels,
+                                            const std::vector<int>& management) {
+  std::vector<bool> is_management(fabric.size(), false);
+  for (int x : management) is_management[x] = true;
+  auto neighbours_at = [&](int x, int level) {
+    std::set<int> out;
+    for (const Port& port : fabric.node(x).ports)
+      if (port.peer.valid() && fabric.node(port.peer.node).is_switch() && levels.of[port.peer.node] == level &&
+          !is_management[port.peer.node])
+        out.insert(port.peer.node);
+    return out;
+  };
+  std::vector<Deviation> gaps;
+  for (int leaf : management) {
+    const std::set<int> spines = neighbours_at(leaf, 2);
+    std::set<int> group;  // the spines above the tree leaves below `spines`
+    for (int spine : spines)
+      for (int below : neighbours_at(spine, 1)) group.merge(neighbours_at(below, 2));
+    for (int spine : group)
+      if (!spines.contains(spine))
+        gaps.push_back({Deviation::Kind::kMissingCable, {leaf, 0}, {spine, 0}, "management leaf - its spine group"});
+  }
+  return gaps;
 }
 
 Result<XgftFit> fit_xgft_without(const Fabric& fabric, const Levels& levels, const std::vector<int>& set_aside) {

@@ -15,10 +15,17 @@
 
 namespace ftclos {
 
-/// Level-1 switches with at most half the uplinks of the most common leaf
+/// Level-1 switches with at most half the uplinks of the best-cabled leaf
 /// (cables to level-2 switches), by index. A leaf that lost cables keeps
 /// more than half; a partial SU's leaf keeps all of them.
 std::vector<int> thin_leaves(const Fabric& fabric, const Levels& levels);
+
+/// The cables `management` leaves lack: a management leaf hangs off one
+/// spine group (on a 2-level tree, every spine), so each level-2 switch that
+/// shares a tree leaf below with one of its spines and is not cabled to it
+/// is a missing cable (port unknown: 0).
+std::vector<Deviation> management_leaf_gaps(const Fabric& fabric, const Levels& levels,
+                                            const std::vector<int>& management);
 
 /// fit_xgft with the `set_aside` leaves and the CAs on them left out;
 /// labels, deviations and reduced leaves indexed in `fabric`, the set-aside

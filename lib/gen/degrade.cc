@@ -6,11 +6,17 @@
 #include <random>
 #include <vector>
 
+#include "core/aggregation_node.h"
 #include "gen/generate.h"
 #include "gen/generator_support.h"
 
 namespace ftclos {
 namespace {
+
+// A SHARP Aggregation Node is part of its switch, no host of it.
+bool is_host(const Fabric& fabric, PortRef peer) {
+  return peer.valid() && !fabric.node(peer.node).is_switch() && !is_aggregation_node(fabric.node(peer.node));
+}
 
 // Every node except the hosts beyond the first `hosts_per_leaf` (by port) of
 // some switch.
@@ -22,7 +28,7 @@ std::vector<int> nodes_kept(const Fabric& fabric, int hosts_per_leaf) {
     int hosts = 0;
     for (int p = 1; p <= node.num_ports; ++p) {
       const PortRef peer = node.ports[p].peer;
-      if (peer.valid() && !fabric.node(peer.node).is_switch() && ++hosts > hosts_per_leaf) dropped[peer.node] = true;
+      if (is_host(fabric, peer) && ++hosts > hosts_per_leaf) dropped[peer.node] = true;
     }
   }
   std::vector<int> kept;
@@ -39,7 +45,7 @@ int most_hosts_on_a_switch(const Fabric& fabric) {
     if (!node.is_switch()) continue;
     int hosts = 0;
     for (int p = 1; p <= node.num_ports; ++p)
-      hosts += node.ports[p].peer.valid() && !fabric.node(node.ports[p].peer.node).is_switch();
+      hosts += is_host(fabric, node.ports[p].peer);
     most = std::max(most, hosts);
   }
   return most;

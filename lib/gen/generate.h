@@ -96,9 +96,9 @@ struct Cable {
   PortRef b;
 };
 
-/// Keeps only the first `hosts_per_leaf` hosts (by port) of every leaf, all
-/// when negative, removing the other hosts from the fabric (node indices
-/// change), then removes `fail_links` distinct random switch-to-switch cables
+/// Keeps only the first `hosts_per_leaf` hosts (by port; SHARP ANs are no
+/// hosts and stay) of every leaf, all when negative, removing the other
+/// hosts from the fabric (node indices change), then removes `fail_links` distinct random switch-to-switch cables
 /// (seeded). Returns the removed cables, indexed in the degraded fabric. Fails,
 /// leaving the fabric as it was, when fail_links is negative or more than the
 /// switch-to-switch cables, or hosts_per_leaf is more than any leaf carries.

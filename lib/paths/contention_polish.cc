@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/aggregation_node.h"
 #include "core/bipartite_matching.h"
 #include "core/random.h"
 #include "paths/detour_layers.h"
@@ -159,7 +160,8 @@ class Polisher {
     }
     entry_bit_.assign(fabric_.size(), -1);
     for (int n = 0; n < fabric_.size(); ++n) {
-      if (fabric_.node(n).is_switch() || input.lids.base[n] <= 0) continue;
+      // ANs need routes, not bandwidth: the audit's contention leaves them out too.
+      if (fabric_.node(n).is_switch() || input.lids.base[n] <= 0 || is_aggregation_node(fabric_.node(n))) continue;
       const Exit exit = exit_of(fabric_, n);
       if (exit.target < 0 || switch_index_[exit.target] < 0) continue;
       if (entry_bit_[exit.target] < 0) {
@@ -512,7 +514,8 @@ PolishOutcome polish_contention(const RoutingInput& input, const UpDownReach& re
   PolishOutcome outcome;
   if (!input.polish) return outcome;
   long cas = 0;
-  for (int n = 0; n < input.fabric.size(); ++n) cas += !input.fabric.node(n).is_switch();
+  for (int n = 0; n < input.fabric.size(); ++n)
+    cas += !input.fabric.node(n).is_switch() && !is_aggregation_node(input.fabric.node(n));
   if (cas > limits.max_cas) return outcome;
   const Lfts before = routing.lfts;
   Polisher polisher(input, reach, routing.lfts, routing.dest_sl);

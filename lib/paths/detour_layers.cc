@@ -4,9 +4,13 @@
 
 #include <algorithm>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
+#include "core/aggregation_node.h"
 #include "paths/cdg_layers.h"
+#include "paths/updown_star.h"
 
 namespace ftclos {
 
@@ -22,12 +26,56 @@ bool layer_acyclic(const Fabric& fabric, const Lfts& lfts, const std::vector<int
 
 namespace {
 
+void note_unplaced(int unplaced, Routing& routing) {
+  if (unplaced > 0)
+    routing.notes.push_back(fmt::format("{} of them fit no SL up to {} without a credit loop", unplaced, kMaxDetourSl));
+}
+
 // "WHAT: on SL 1-H (...)", and how many fit no SL.
 void note_layers(const std::string& what, int highest, int unplaced, Routing& routing) {
   routing.notes.push_back(fmt::format("{}: on SL 1{} (VL = SL with OpenSM's default qos_sl2vl; enable qos)", what,
                                       highest > 1 ? fmt::format("-{}", highest) : ""));
-  if (unplaced > 0)
-    routing.notes.push_back(fmt::format("{} of them fit no SL up to {} without a credit loop", unplaced, kMaxDetourSl));
+  note_unplaced(unplaced, routing);
+}
+
+// The LIDs of `lids` each on the lowest SL >= `first` whose channel
+// dependency graph stays acyclic with its routes (DF-SSSP's layering); the
+// ones that fit none up to kMaxDetourSl go on it (the auditor reports the
+// credit loop they close). Returns the highest SL used and the unplaced count.
+std::pair<int, int> layer_greedily(const RoutingInput& input, const std::vector<int>& lids, int first,
+                                   Routing& routing) {
+  const Channels channels(input.fabric);
+  CdgLayers layers(channels.count());
+  int highest = 0, unplaced = 0;
+  for (int lid : lids) {
+    const int layer =
+        layers.place(dependencies_toward(input.fabric, routing.lfts, channels, lid), 0, kMaxDetourSl - first);
+    const int sl = layer < 0 ? kMaxDetourSl : layer + first;
+    unplaced += layer < 0;
+    routing.dest_sl[lid] = static_cast<uint8_t>(sl);
+    highest = std::max(highest, sl);
+  }
+  return {highest, unplaced};
+}
+
+// SHARP Aggregation Nodes on every spine and core of a 3-level pod are
+// attached hosts whose tree detours need several SLs together. They take
+// up*/down* routes (paths/updown_star.h) instead, all on SL 1: a subset of
+// one up*/down* routing's LIDs is acyclic on its own. AN traffic needs
+// routes, not bandwidth (contention counts compute hosts only), so their
+// longer paths cost nothing that counts. Returns false (tables unchanged)
+// where up*/down* cannot route the fabric.
+bool aggregation_nodes_on_updown_star(const RoutingInput& input, const std::vector<int>& an_lids, Routing& routing) {
+  Result<Routing> star = route_updown_star(input);
+  if (!star.ok()) return false;
+  Lfts merged = routing.lfts;
+  for (size_t node = 0; node < merged.port.size(); ++node)
+    for (int lid : an_lids)
+      if (!merged.port[node].empty()) merged.port[node][lid] = star->lfts.port[node][lid];
+  if (!layer_acyclic(input.fabric, merged, an_lids)) return false;
+  routing.lfts = std::move(merged);
+  for (int lid : an_lids) routing.dest_sl[lid] = 1;
+  return true;
 }
 
 }  // namespace
@@ -35,29 +83,35 @@ void note_layers(const std::string& what, int highest, int unplaced, Routing& ro
 int layer_detours(const RoutingInput& input, const UpDownReach& reach, Routing& routing) {
   const Fabric& fabric = input.fabric;
   const std::vector<Exit> exits = exits_by_lid(fabric, input.lids);
-  const Channels channels(fabric);
-  CdgLayers layers(channels.count());
-  int layered = 0, unplaced = 0;
+  std::vector<int> detour_lids, an_lids, other_lids;
   for (size_t lid = 1; lid < exits.size(); ++lid) {
     const Exit& exit = exits[lid];
     // Switch LIDs carry management traffic only; attached hosts' detours get layers.
     if (exit.target < 0 || exit.port == 0 || !reach.may_detour(exit) || !reach.has_detours(exit.target)) continue;
-    // Layer k - 1 of `layers` is SL k: SL 0 keeps the up/down routes.
-    const int layer = layers.place(dependencies_toward(fabric, routing.lfts, channels, static_cast<int>(lid)), 0,
-                                   kMaxDetourSl - 1);
-    int sl = layer + 1;
-    if (layer < 0) {
-      sl = kMaxDetourSl;  // the auditor reports the credit loop it closes
-      ++unplaced;
-    }
-    if (routing.dest_sl.empty()) routing.dest_sl.assign(exits.size(), 0);
-    routing.dest_sl[lid] = static_cast<uint8_t>(sl);
-    ++layered;
+    detour_lids.push_back(static_cast<int>(lid));
+    const int owner = fabric.peer({exit.target, exit.port}).node;
+    (is_aggregation_node(fabric.node(owner)) ? an_lids : other_lids).push_back(static_cast<int>(lid));
   }
-  if (layered == 0) return 0;
-  const int highest = layers.count();
-  note_layers(fmt::format("{} LIDs of attached hosts are reached through a down-up turn from some switches", layered),
-              highest, unplaced, routing);
+  if (detour_lids.empty()) return 0;
+  if (routing.dest_sl.empty()) routing.dest_sl.assign(exits.size(), 0);
+  auto [highest, unplaced] = layer_greedily(input, detour_lids, 1, routing);
+  // Where the tree's detours take more than SL 1 and ANs are among them:
+  // the ANs on up*/down* routes on SL 1, the others layered from SL 2.
+  if (highest > 1 && !an_lids.empty() && aggregation_nodes_on_updown_star(input, an_lids, routing)) {
+    std::tie(highest, unplaced) = other_lids.empty() ? std::pair{1, 0} : layer_greedily(input, other_lids, 2, routing);
+    routing.notes.push_back(fmt::format(
+        "{} LIDs of SHARP Aggregation Nodes above the leaves are reached through a down-up turn from some "
+        "switches: on up*/down* routes on SL 1 (their tree detours needed more SLs)",
+        an_lids.size()));
+    if (!other_lids.empty())
+      routing.notes.push_back(fmt::format("{} LIDs of other attached hosts reached the same way: on SL 2{}",
+                                          other_lids.size(), highest > 2 ? fmt::format("-{}", highest) : ""));
+    note_unplaced(unplaced, routing);
+  } else {
+    note_layers(fmt::format("{} LIDs of attached hosts are reached through a down-up turn from some switches",
+                            detour_lids.size()),
+                highest, unplaced, routing);
+  }
   return highest;
 }
 

@@ -18,6 +18,7 @@
 #include <utility>
 
 #include "paths/contention_polish.h"
+#include "paths/source_detours.h"
 #include "schemes/label_routing.h"
 #include "schemes/schemes.h"
 #include "paths/updown_reach.h"
@@ -55,6 +56,7 @@ class DmodkScheme : public Scheme {
       const UpDownReach reach(input.fabric, input.detection.levels);
       if (std::string note = polish_note(polish_contention(input, reach, routing)); !note.empty())
         routing.notes.push_back(std::move(note));
+      route_source_detours(input, reach, routing);
     }
     return routing;
   }

@@ -16,6 +16,7 @@
 
 #include "paths/contention_polish.h"
 #include "paths/detour_layers.h"
+#include "paths/source_detours.h"
 #include "schemes/schemes.h"
 #include "paths/updown_balance.h"
 #include "paths/updown_reach.h"
@@ -42,6 +43,7 @@ class UpDownScheme : public Scheme {
     layer_detours(input, reach, routing);
     if (std::string note = polish_note(polish_contention(input, reach, routing)); !note.empty())
       routing.notes.push_back(std::move(note));
+    route_source_detours(input, reach, routing);
     if (!input.detection.updown_routable)
       routing.notes.push_back("some leaves share no ancestor: CAs on them cannot reach each other up/down (kNoPath)");
     return routing;

@@ -53,8 +53,9 @@ fabrics=(
 # us there. clos2-io: every stock engine 5 (with credit loops), ours 4, the
 # figure tests/unit/contention_bounds_test.cc builds by hand. pod3: a
 # 3-level SuperPOD-style pod with SHARP ANs, partial SUs, management leaves
-# and 4 missing cables (issue #30): ftree and updn fall back to minhop (27,
-# a credit loop), dfsssp 22, ours 20 without credit loops.
+# and 4 missing cables (issue #30), contention of compute hosts (ANs apart):
+# ftree and updn fall back to minhop (20, a credit loop), dfsssp 16, ours
+# 12 (updown, ANs on SL 1) without credit loops.
 more_fabrics=(
   "pgft-io|ft-8-3-io2-level2.net|updown"
   "ft-8-3-dual|ftree --ports 8 --levels 3 --dual-rail"

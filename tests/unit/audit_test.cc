@@ -11,6 +11,7 @@
 #include <string>
 
 #include "audit/path_trace.h"
+#include "core/aggregation_node.h"
 #include "core/workers.h"
 #include "gen/generate.h"
 #include "schemes/schemes.h"
@@ -95,6 +96,21 @@ TEST(AuditContention, TwoPairsOfDistinctEndsCollide) {
   ASSERT_NE(up, nullptr);
   EXPECT_EQ(up->matching, 1);  // a alone
   EXPECT_EQ(c.links.size(), 6u);  // 4 up, 2 down
+}
+
+// A SHARP Aggregation Node needs routes, not bandwidth figures: contention
+// is the compute hosts' (b, an AN here, sends nothing that counts and
+// receives nothing that counts).
+TEST(AuditContention, AnAggregationNodeIsNoSenderOrReceiver) {
+  Crossed t;
+  t.fabric.node(t.b).description = std::string(kAggregationNodeDescription);
+  t.route_xy(2, 3, 3, 2);  // a->x and b->y would share S0->L2
+  const Contention c = worst_case_contention(t.input());
+  EXPECT_EQ(c.worst_case, 1);
+  const LinkLoad* down = link_of(c, {t.s0, 3});
+  ASSERT_NE(down, nullptr);
+  EXPECT_EQ(down->pairs, 1);
+  for (const auto& [source, destination] : c.witness) EXPECT_NE(source, t.b);
 }
 
 TEST(AuditContention, MatchingIsNotMinOfSourcesAndDestinations) {

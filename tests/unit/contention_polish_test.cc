@@ -21,6 +21,7 @@ struct Case {
   std::string name;
   Variations variations;
   bool clos2 = false;  // clos2(4+4, r=8) instead of FT(8,3)
+  bool pod = false;    // a 2-level SuperPOD-style pod with SHARP ANs (contention: compute hosts only)
 };
 
 const Case kCases[] = {
@@ -28,6 +29,7 @@ const Case kCases[] = {
     {"ft_8_3_lose2", {.lost_switches = 2, .seed = 1}},
     {"ft_8_3_io2_level2", {.io_hosts = 2, .io_level = 2}},
     {"clos2_4_4_8_io2", {.io_hosts = 2}, true},
+    {"pod2_with_ans", {}, false, true},
 };
 
 // A fabric, its LIDs at LMC 0, and the balanced up/down tables unpolished.
@@ -42,9 +44,15 @@ struct Tables {
 
 Tables routed_unpolished(const Case& c) {
   Tables s;
-  Result<Fabric> fabric = c.clos2 ? generate_clos2(4, 4, 8) : generate_ftree(8, 3);
-  EXPECT_TRUE(fabric.ok());
-  s.fabric = std::move(*fabric);
+  if (c.pod) {
+    Result<Superpod> pod = generate_superpod({.units = 4, .servers = 8, .rails = 4, .spines = 4, .radix = 36});
+    EXPECT_TRUE(pod.ok());
+    s.fabric = std::move(pod->fabric);
+  } else {
+    Result<Fabric> fabric = c.clos2 ? generate_clos2(4, 4, 8) : generate_ftree(8, 3);
+    EXPECT_TRUE(fabric.ok());
+    s.fabric = std::move(*fabric);
+  }
   EXPECT_TRUE(vary(s.fabric, c.variations).ok());
   s.detection = detect(s.fabric);
   s.lids = *assign_lids(s.fabric, 0);

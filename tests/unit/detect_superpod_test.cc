@@ -98,6 +98,80 @@ TEST(DetectSuperpod, ManagementLeavesAreSetAsideFromTheShape) {
   EXPECT_EQ(attached, 8);
 }
 
+// Issue #30's NDR-like cluster: 2 levels of 64-port switches with ANs, a
+// partial SU, management leaves, a lost rail leaf (its HCAs gone with it)
+// and 26 missing cables, one of them a management leaf's. Where cables
+// failed on most leaves, the usual leaf's uplink count is below the full
+// one: management leaves are still thin against the best-cabled leaf.
+TEST(DetectSuperpod, NdrLikePodWithALostLeafNamesAll26MissingCables) {
+  Superpod p = pod({.units = 3, .servers = 32, .rails = 8, .spines = 16, .radix = 64, .partial_units = 1,
+                    .mgmt_leaves = 2, .seed = 9});
+  Fabric& fabric = p.fabric;
+  Result<VariationLog> lost = vary(fabric, {.lost_switches = 1, .lost_level = 1, .seed = 9});
+  ASSERT_TRUE(lost.ok()) << lost.status().message();
+  ASSERT_EQ(lost->lost_switches.size(), 1u);
+  ASSERT_TRUE(lost->lost_switches.front().starts_with("su")) << lost->lost_switches.front();
+  std::set<std::string> removed;
+  const PortRef mgmt_uplink{*fabric.find("mgmt-leaf1"), 4 + 5};  // after its 4 hosts, to the fifth spine
+  ASSERT_TRUE(fabric.peer(mgmt_uplink).valid());
+  removed.insert(fabric.node(mgmt_uplink.node).name + "-" + fabric.node(fabric.peer(mgmt_uplink).node).name);
+  fabric.disconnect(mgmt_uplink);
+  Result<std::vector<Cable>> failed = degrade(fabric, {.fail_links = 25, .seed = 9});
+  ASSERT_TRUE(failed.ok()) << failed.status().message();
+  for (const Cable& cable : *failed) {
+    const bool lower_first = fabric.node(cable.a.node).name.starts_with("su") || fabric.node(cable.a.node).name.starts_with("mgmt");
+    const PortRef lower = lower_first ? cable.a : cable.b, upper = lower_first ? cable.b : cable.a;
+    removed.insert(fabric.node(lower.node).name + "-" + fabric.node(upper.node).name);
+  }
+  ASSERT_EQ(removed.size(), 26u);
+  const Detection detection = detect(fabric);
+  ASSERT_NE(detection.find(Family::kPgft), nullptr) << family_summary(detection);
+  EXPECT_EQ(detection.levels.height, 2);
+  EXPECT_EQ(missing_cables(fabric, detection), removed) << detection_summary(fabric, detection);
+  int hcas = 0, compute = 0;
+  for (int x = 0; x < fabric.size(); ++x) {
+    const Node& node = fabric.node(x);
+    if (node.is_switch()) continue;
+    hcas += node.name.starts_with("dgx");
+    compute += !detection.levels.is_io_host(x);
+  }
+  EXPECT_EQ(compute, hcas);
+  EXPECT_EQ(detection.management_leaves.size(), 2u);
+}
+
+// A site of 4 director chassis, every chip a switch: 16 edge switches of 8
+// hosts, each cabled to a line chip of every director; a director is 4
+// line chips under 2 fabric chips: PGFT(3; 8, 4, 4; 1, 4, 2; 1, 1, 1). Six
+// edge switches carry no hosts (gateways, spares) and 5 cables are missing.
+TEST(DetectSuperpod, DirectorSiteWithHostlessEdgesKeepsThemLeavesAndNamesEveryMissingCable) {
+  Result<Fabric> full = generate_pgft({{8, 4, 4}, {1, 4, 2}, {1, 1, 1}});
+  ASSERT_TRUE(full.ok()) << full.status().message();
+  std::vector<bool> keep(full->size(), true);
+  std::set<std::string> hostless;
+  for (int x = 0; x < full->size() && hostless.size() < 6; ++x) {
+    const Node& node = full->node(x);
+    if (!node.is_switch() || !node.name.starts_with("L1-") || x % 3 != 0) continue;
+    hostless.insert(node.name);
+    for (const Port& port : node.ports)
+      if (port.peer.valid() && !full->node(port.peer.node).is_switch()) keep[port.peer.node] = false;
+  }
+  ASSERT_EQ(hostless.size(), 6u);
+  Fabric fabric = induced_subfabric(*full, keep);
+  Result<std::vector<Cable>> failed = degrade(fabric, {.fail_links = 5, .seed = 4});
+  ASSERT_TRUE(failed.ok()) << failed.status().message();
+  std::set<std::string> removed;
+  for (const Cable& cable : *failed) {
+    const bool lower_first = fabric.node(cable.a.node).name < fabric.node(cable.b.node).name;
+    removed.insert(fabric.node(lower_first ? cable.a.node : cable.b.node).name + "-" +
+                   fabric.node(lower_first ? cable.b.node : cable.a.node).name);
+  }
+  const Detection detection = detect(fabric);
+  EXPECT_EQ(detection.levels.height, 3) << detection_summary(fabric, detection);
+  for (const std::string& name : hostless) EXPECT_EQ(detection.levels.of[*fabric.find(name)], 1) << name;
+  EXPECT_EQ(missing_cables(fabric, detection), removed) << detection_summary(fabric, detection);
+  EXPECT_NE(detection.find(Family::kPgft), nullptr) << family_summary(detection);
+}
+
 TEST(DetectSuperpod, HostlessLeavesHangingOffTheSpinesAreLeavesNotTheTop) {
   // Two levels: hostless leaves would be a third level above the spines;
   // three levels: they would sit beside the cores.

@@ -3,12 +3,16 @@
 // every SL free of credit loops, as the auditor judges the tables.
 #include "paths/detour_layers.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <string>
+#include <utility>
 
 #include "audit/audit.h"
+#include "audit/audit_walk.h"
+#include "core/aggregation_node.h"
 #include "gen/generate.h"
 #include "engine/route_fabric.h"
 
@@ -75,6 +79,46 @@ TEST(AttachedHosts, OnOneVlTheDetoursCloseCreditLoops) {
   ASSERT_TRUE(routed.ok()) << routed.status().message();
   EXPECT_GT(audit(fabric, *routed, false).credit_loops, 0);
   EXPECT_EQ(audit(fabric, *routed, true).credit_loops, 0);
+}
+
+// 6 SUs of 8 servers x 4 rails, 3 levels, a SHARP AN on every switch.
+Fabric pod3(int fail_links) {
+  Result<Superpod> pod =
+      generate_superpod({.units = 6, .servers = 8, .rails = 4, .levels = 3, .spines = 4, .group_units = 2, .radix = 16});
+  EXPECT_TRUE(pod.ok()) << pod.status().message();
+  EXPECT_TRUE(degrade(pod->fabric, {.fail_links = fail_links, .seed = 2}).ok());
+  return std::move(pod->fabric);
+}
+
+// A 3-level pod with a SHARP AN on every switch: the ANs of spines and
+// cores are attached hosts whose tree detours need SL 1-4 together; on
+// up*/down* routes they share SL 1, and compute hosts keep SL 0. Missing
+// cables cut spines and cores off from some leaves below them: the ANs on
+// those switches have no up/down route to those leaves' hosts, and their
+// entries turn down-up once (paths/source_detours.h), on SL 0 without a
+// credit loop; before, the tables left those pairs unreachable.
+TEST(AttachedHosts, PodAggregationNodesTakeOneSlBesideTheTreeAndReachEveryHost) {
+  for (const int fail_links : {0, 6}) {
+    const Fabric fabric = pod3(fail_links);
+    for (const char* scheme : {"dmodk", "updown"}) {
+      const std::string what = fmt::format("{} with {} missing cables", scheme, fail_links);
+      Result<RoutedFabric> routed = route_fabric(fabric, scheme, 0);
+      ASSERT_TRUE(routed.ok()) << what << ": " << routed.status().message();
+      const Correctness c = audit(fabric, *routed, true);
+      EXPECT_EQ(c.unreachable, 0) << what;
+      EXPECT_EQ(c.loops, 0) << what;
+      EXPECT_EQ(c.credit_loops, 0) << what;
+      EXPECT_EQ(c.vls_used, 0b11) << what;
+      const std::vector<uint8_t>& sls = routed->routing.dest_sl;
+      ASSERT_FALSE(sls.empty()) << what;
+      for (int ca = 0; ca < fabric.size(); ++ca) {
+        if (fabric.node(ca).is_switch()) continue;
+        const bool above_leaves =
+            is_aggregation_node(fabric.node(ca)) && routed->detection.levels.of[entry_switch(fabric, ca)] > 1;
+        EXPECT_EQ(sls[routed->lids.base[ca]], above_leaves ? 1 : 0) << what << ": " << fabric.node(ca).name;
+      }
+    }
+  }
 }
 
 // Compute hosts never take a detour: a leaf pair without a common ancestor

@@ -8,6 +8,7 @@
 #include <tuple>
 #include <vector>
 
+#include "core/aggregation_node.h"
 #include "core/netfile.h"
 #include "detect/common_ancestor.h"
 
@@ -332,6 +333,25 @@ TEST(Degrade, HostsPerLeaf5OnFt82IsAnError) {
   EXPECT_EQ(fabric.count(NodeType::kCa), 32);
   EXPECT_TRUE(degrade(fabric, {.hosts_per_leaf = 4}).ok());
   EXPECT_EQ(fabric.count(NodeType::kCa), 32);
+}
+
+// A pod's SHARP ANs (one per switch, on its last port) are no hosts: every
+// switch keeps its AN, and a leaf's count stops at its compute HCAs.
+TEST(Degrade, HostsPerLeafOnAPodKeepsEveryAggregationNode) {
+  Result<Superpod> pod = generate_superpod({.units = 2, .servers = 4, .rails = 2, .spines = 2, .radix = 8});
+  ASSERT_TRUE(pod.ok()) << pod.status().message();
+  Fabric fabric = pod->fabric;
+  const int switches = fabric.count(NodeType::kSwitch);
+  EXPECT_EQ(degrade(fabric, {.hosts_per_leaf = 5}).status().message(),
+            "cannot keep 5 hosts per leaf: the leaves of this fabric carry at most 4");
+  ASSERT_TRUE(degrade(fabric, {.hosts_per_leaf = 1}).ok());
+  int ans = 0, hcas = 0;
+  for (const Node& node : fabric.nodes()) {
+    if (node.is_switch()) continue;
+    (is_aggregation_node(node) ? ans : hcas)++;
+  }
+  EXPECT_EQ(ans, switches);
+  EXPECT_EQ(hcas, 4);  // one per rail leaf of 2 SUs x 2 rails
 }
 
 TEST(Degrade, RefusesMoreFailuresThanCables) {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "audit/path_trace.h"
+#include "audit/worst_case.h"
 #include "core/workers.h"
 #include "gen/generate.h"
 #include "schemes/schemes.h"
@@ -234,6 +235,29 @@ TEST(Dmodk, EveryThreadCountGivesTheSameTables) {
       }
     }
   set_max_workers(0);
+}
+
+// A degraded rail-optimized pod (960 HCAs, 236 ANs, 8 missing cables; too
+// large for the contention polish): D-mod-k's labels spread what updown's
+// balance piles on spine uplinks, so auto, weighing both, keeps D-mod-k.
+TEST(DmodkAuto, OnADegradedPodItChallengesUpdownAndWins) {
+  Result<Superpod> pod = generate_superpod(
+      {.units = 10, .servers = 12, .rails = 8, .levels = 3, .spines = 6, .group_units = 5, .radix = 24});
+  ASSERT_TRUE(pod.ok()) << pod.status().message();
+  ASSERT_TRUE(degrade(pod->fabric, {.fail_links = 8}).ok());
+  const Routed updown = route_fabric(*make_updown_scheme(), pod->fabric, 0);
+  const Routed dmodk = route_fabric(*make_dmodk_scheme(), pod->fabric, 0);
+  ASSERT_TRUE(updown.status.ok() && dmodk.status.ok());
+  ASSERT_TRUE(updown.detection.degraded());
+  const WorstCaseMeasure measure = exact_worst_case_measure();
+  RoutingInput input = updown.input();
+  input.worst_case = &measure;
+  Result<Routing> chosen = make_auto_scheme()->route(input);
+  ASSERT_TRUE(chosen.ok()) << chosen.status().message();
+  EXPECT_EQ(chosen->chosen, "dmodk") << ::testing::PrintToString(chosen->notes);
+  const double worst = measure(input, *chosen), updown_worst = measure(input, updown.routing);
+  EXPECT_EQ(worst, measure(input, dmodk.routing));
+  EXPECT_LT(worst, updown_worst);
 }
 
 }  // namespace

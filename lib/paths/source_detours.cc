@@ -1,0 +1,77 @@
+#include "paths/source_detours.h"
+
+#include <fmt/format.h>
+
+#include <vector>
+
+#include "paths/cdg_layers.h"
+
+namespace ftclos {
+namespace {
+
+bool carries_cas(const Fabric& fabric, int sw) {
+  const Node& node = fabric.node(sw);
+  for (int p = 1; p <= node.num_ports; ++p)
+    if (const PortRef peer = node.ports[p].peer; peer.valid() && !fabric.node(peer.node).is_switch()) return true;
+  return false;
+}
+
+}  // namespace
+
+int route_source_detours(const RoutingInput& input, const UpDownReach& reach, Routing& routing) {
+  const Fabric& fabric = input.fabric;
+  const std::vector<int>& level = input.detection.levels.of;
+  const std::vector<Exit> exits = exits_by_lid(fabric, input.lids);
+  auto on_sl0_compute = [&](size_t lid) {
+    const Exit& exit = exits[lid];
+    return exit.target >= 0 && exit.port != 0 && !reach.may_detour(exit) &&
+           (routing.dest_sl.empty() || routing.dest_sl[lid] == 0);
+  };
+  struct Hole {
+    int sw, lid;
+  };
+  std::vector<Hole> holes;
+  for (int sw : reach.switches()) {
+    if (level[sw] <= 1 || !carries_cas(fabric, sw)) continue;
+    const std::vector<uint8_t>& table = routing.lfts.port[sw];
+    for (size_t lid = 1; lid < exits.size() && lid < table.size(); ++lid)
+      if (table[lid] == kNoPath && on_sl0_compute(lid)) holes.push_back({sw, static_cast<int>(lid)});
+  }
+  if (holes.empty()) return 0;
+  // SL 0's graph as routed; each detour adds one dependency, its turn at the
+  // neighbour below (no other packet for that LID reaches the switch).
+  const Channels channels(fabric);
+  AcyclicLayer sl0(channels.count());
+  for (size_t lid = 1; lid < exits.size(); ++lid)
+    if (on_sl0_compute(lid) && !sl0.try_add(dependencies_toward(fabric, routing.lfts, channels, static_cast<int>(lid))))
+      return 0;  // not acyclic as routed: the auditor reports it
+  int filled = 0;
+  for (const Hole& hole : holes) {
+    const Node& node = fabric.node(hole.sw);
+    const int target = exits[hole.lid].target;
+    // The down neighbours with an up/down route, tried from one the LID picks.
+    std::vector<uint8_t> ports;
+    for (int p = 1; p <= node.num_ports; ++p) {
+      const PortRef peer = node.ports[p].peer;
+      if (peer.valid() && fabric.node(peer.node).is_switch() && level[peer.node] < level[hole.sw] &&
+          reach.in_updown(peer.node, target) && routing.lfts.at(peer.node, hole.lid) != kNoPath)
+        ports.push_back(static_cast<uint8_t>(p));
+    }
+    for (size_t i = 0; i < ports.size(); ++i) {
+      const uint8_t port = ports[(hole.lid + i) % ports.size()];
+      const int below = fabric.peer({hole.sw, port}).node;
+      const int onward = channels.of(below, routing.lfts.at(below, hole.lid));
+      if (onward >= 0 && !sl0.try_add({{channels.of(hole.sw, port), onward}})) continue;
+      routing.lfts.port[hole.sw][hole.lid] = port;
+      ++filled;
+      break;
+    }
+  }
+  routing.notes.push_back(fmt::format(
+      "{} of {} entries of switches with CAs (SHARP ANs) toward compute hosts they cannot reach up/down (missing "
+      "cables) turn down-up once, at a neighbour below, where SL 0 stays free of credit loops",
+      filled, holes.size()));
+  return filled;
+}
+
+}  // namespace ftclos

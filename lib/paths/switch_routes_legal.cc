@@ -122,13 +122,7 @@ class LegalCompleter {
       if (levels_.of[x] >= 1) switches_.push_back(x);
     // GUID order, so that the entries written do not depend on the order nodes come in.
     std::ranges::sort(switches_, [&](int a, int b) { return precedes_by_guid(fabric_, a, b); });
-    std::vector<bool> seen(fabric_.size(), false);
-    for (int c = 0; c < fabric_.size(); ++c) {
-      if (fabric_.node(c).is_switch() || c >= static_cast<int>(lids_.base.size()) || lids_.base[c] == 0) continue;
-      const int entry = exit_of(fabric_, c).target;
-      if (entry >= 0 && !seen[entry]) entry_switches_.push_back(entry);
-      if (entry >= 0) seen[entry] = true;
-    }
+    entry_switches_ = entry_switches(fabric_, lids_);
     for (int x = 0; x < fabric_.size(); ++x) {
       port_index_.push_back(static_cast<int>(up_port_.size()));
       up_port_.push_back(false);  // port 0

@@ -84,6 +84,18 @@ Exit exit_of(const Fabric& fabric, int node) {
   return {leaf.node, leaf.port};
 }
 
+std::vector<int> entry_switches(const Fabric& fabric, const LidMap& lids) {
+  std::vector<int> out;
+  std::vector<bool> seen(fabric.size(), false);
+  for (int c = 0; c < fabric.size(); ++c) {
+    if (fabric.node(c).is_switch() || c >= static_cast<int>(lids.base.size()) || lids.base[c] == 0) continue;
+    const int entry = exit_of(fabric, c).target;
+    if (entry >= 0 && !seen[entry]) out.push_back(entry);
+    if (entry >= 0) seen[entry] = true;
+  }
+  return out;
+}
+
 std::vector<Exit> exits_by_lid(const Fabric& fabric, const LidMap& lids) {
   std::vector<Exit> exits(lids.owner.size());
   for (size_t lid = 1; lid < lids.owner.size(); ++lid)

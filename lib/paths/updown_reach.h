@@ -41,6 +41,8 @@ struct Exit {
 /// A switch exits to itself; a CA through the switch its port 1 is cabled to
 /// (port 1 owns the CA's LIDs).
 Exit exit_of(const Fabric& fabric, int node);
+/// The switches the CAs that have LIDs enter the fabric at, once each, in node order.
+std::vector<int> entry_switches(const Fabric& fabric, const LidMap& lids);
 /// exit_of the owner of every LID (index = LID; target -1 where none).
 std::vector<Exit> exits_by_lid(const Fabric& fabric, const LidMap& lids);
 

@@ -64,13 +64,7 @@ class Completer {
     for (int x = 0; x < fabric_.size(); ++x)
       if (fabric_.node(x).is_switch()) switches_.push_back(x);
     std::ranges::sort(switches_, [&](int a, int b) { return precedes_by_guid(fabric_, a, b); });
-    std::vector<bool> seen(fabric_.size(), false);
-    for (int c = 0; c < fabric_.size(); ++c) {
-      if (fabric_.node(c).is_switch() || c >= static_cast<int>(lids_.base.size()) || lids_.base[c] == 0) continue;
-      const int entry = exit_of(fabric_, c).target;
-      if (entry >= 0 && !seen[entry]) entry_switches_.push_back(entry);
-      if (entry >= 0) seen[entry] = true;
-    }
+    entry_switches_ = entry_switches(fabric_, lids_);
   }
 
   long written() const { return written_; }

@@ -37,7 +37,9 @@ LidBalance lid_balance(const Fabric& fabric, const Levels& levels, const LidMap&
           fewest = fewest < 0 ? count[p] : std::min(fewest, count[p]), most = std::max(most, count[p]);
       if (fewest < 0 || (direction_up ? ups : downs) < 2) continue;
       unbalanced = unbalanced || most - fewest > 1;
-      if (out.widest < 0 || most - fewest > out.most - out.fewest) {
+      // Ties to the lowest GUID: the same switch whatever order the file lists nodes in.
+      const int spread = most - fewest, widest = out.most - out.fewest;
+      if (out.widest < 0 || spread > widest || (spread == widest && node.guid < fabric.node(out.widest).guid)) {
         out.widest = x;
         out.fewest = fewest;
         out.most = most;

@@ -23,7 +23,7 @@ namespace ftclos {
 struct LidBalance {
   int switches = 0;    // switches with two or more ports toward switches in one direction
   int unbalanced = 0;  // of them: the CA-LID counts of such ports differ by more than one
-  int widest = -1;     // the switch with the widest spread (-1: none)
+  int widest = -1;     // the switch with the widest spread, the lowest GUID of equals (-1: none)
   int fewest = 0, most = 0;  // its least and most used ports' CA-LID counts (one direction)
 };
 

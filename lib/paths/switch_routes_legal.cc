@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <ranges>
 #include <utility>
 
 #include "core/workers.h"
@@ -62,9 +61,11 @@ struct PeakSets {
       const PortRef peer = fabric.peer({x, p});
       return peer.valid() && fabric.node(peer.node).is_switch() && climbs(fabric, levels, x, p) ? peer.node : -1;
     };
-    for (int x : switches)
-      if (std::ranges::none_of(std::views::iota(1, fabric.node(x).num_ports + 1), [&](int p) { return above(x, p) >= 0; }))
-        peaks.push_back(x);
+    for (int x : switches) {
+      bool climbs_on = false;
+      for (int p = 1; p <= fabric.node(x).num_ports && !climbs_on; ++p) climbs_on = above(x, p) >= 0;
+      if (!climbs_on) peaks.push_back(x);
+    }
     words = (peaks.size() + 63) / 64;
     bits.assign(fabric.size() * words, 0);
     for (size_t k = 0; k < peaks.size(); ++k) bits[peaks[k] * words + k / 64] |= uint64_t{1} << (k % 64);

@@ -380,6 +380,7 @@ class Fitter {
     fit_.reduced_leaf.assign(fabric_.size(), false);
     if (h_ < 2) return;
     const int full_hosts = shape().m[0];
+    if (full_hosts <= 0) return;  // a shape of hostless leaves (a director's edge): none has fewer
     const int full_uplinks = shape().w[1] * shape().p[1];
     std::map<int, std::pair<int, int>> reach;  // leaf -> (parents, uplinks)
     for (const auto& [pair, count] : cables) {

@@ -43,14 +43,14 @@ int finish(const std::string& family, Result<Fabric> fabric, const GenOptions& o
     fmt::print(stderr, "ftclos gen: {}\n", fabric.status().message());
     return 2;
   }
-  Result<std::vector<Cable>> removed = degrade(*fabric, options.degradation);
+  Result<std::vector<RemovedCable>> removed = degrade(*fabric, options.degradation);
   if (!removed.ok()) {
     fmt::print(stderr, "ftclos gen: {}\n", removed.status().message());
     return 2;
   }
   // Named now: vary renumbers the nodes when it removes switches.
   std::vector<NamedCable> removed_cables;
-  for (const Cable& cable : *removed)
+  for (const RemovedCable& cable : *removed)
     removed_cables.push_back({fabric->node(cable.a.node).name, cable.a.port, fabric->node(cable.b.node).name, cable.b.port});
   Variations variations = options.variations;
   variations.seed = options.degradation.seed;

@@ -52,8 +52,8 @@ int most_hosts_on_a_switch(const Fabric& fabric) {
 }
 
 // Switch-to-switch cables, each once, in node and port order.
-std::vector<Cable> switch_cables(const Fabric& fabric) {
-  std::vector<Cable> cables;
+std::vector<RemovedCable> switch_cables(const Fabric& fabric) {
+  std::vector<RemovedCable> cables;
   for (int s = 0; s < fabric.size(); ++s) {
     const Node& node = fabric.node(s);
     if (!node.is_switch()) continue;
@@ -67,7 +67,7 @@ std::vector<Cable> switch_cables(const Fabric& fabric) {
 
 }  // namespace
 
-Result<std::vector<Cable>> degrade(Fabric& fabric, const Degradation& degradation) {
+Result<std::vector<RemovedCable>> degrade(Fabric& fabric, const Degradation& degradation) {
   const int links = fabric.switch_links();
   if (degradation.fail_links < 0 || degradation.fail_links > links)
     return Status::Error(fmt::format("cannot fail {} switch-to-switch cables: the fabric has {}",
@@ -79,13 +79,13 @@ Result<std::vector<Cable>> degrade(Fabric& fabric, const Degradation& degradatio
   if (degradation.hosts_per_leaf >= 0) fabric = renumber(fabric, nodes_kept(fabric, degradation.hosts_per_leaf));
 
   // A partial Fisher-Yates: the first fail_links entries become a random sample.
-  std::vector<Cable> cables = switch_cables(fabric);
+  std::vector<RemovedCable> cables = switch_cables(fabric);
   std::mt19937_64 rng(degradation.seed);
   for (int i = 0; i < degradation.fail_links; ++i)
     std::swap(cables[i], cables[i + draw_below(rng, cables.size() - i)]);
   cables.resize(degradation.fail_links);
-  std::sort(cables.begin(), cables.end(), [](const Cable& x, const Cable& y) { return x.a < y.a; });
-  for (const Cable& cable : cables) fabric.disconnect(cable.a);
+  std::sort(cables.begin(), cables.end(), [](const RemovedCable& x, const RemovedCable& y) { return x.a < y.a; });
+  for (const RemovedCable& cable : cables) fabric.disconnect(cable.a);
   return cables;
 }
 

@@ -90,8 +90,9 @@ struct Superpod {
 /// not dividing units, or a switch needing more than `radix` ports.
 Result<Superpod> generate_superpod(const SuperpodParams& params);
 
-/// A switch-to-switch cable as it was before removal.
-struct Cable {
+/// A switch-to-switch cable as it was before removal (core/cable_list.h has
+/// the Cable of the file readers: one name each, or the linker mixes them).
+struct RemovedCable {
   PortRef a;
   PortRef b;
 };
@@ -107,7 +108,7 @@ struct Degradation {
   int hosts_per_leaf = -1;
   uint64_t seed = 1;
 };
-Result<std::vector<Cable>> degrade(Fabric& fabric, const Degradation& degradation);
+Result<std::vector<RemovedCable>> degrade(Fabric& fabric, const Degradation& degradation);
 
 /// What real clusters do to a textbook fabric, applied by `vary` in this
 /// order: storage hosts on the top switches, lost switches, swapped cables,

@@ -26,8 +26,8 @@ double threshold_x(int radix, int leaves, int levels) {
   return std::pow(half, 2 * (levels - 1)) / roots - std::log(leaves * (leaves - 1) / 2.0);
 }
 
-std::vector<Cable> switch_cables(const Fabric& fabric) {
-  std::vector<Cable> cables;
+std::vector<RemovedCable> switch_cables(const Fabric& fabric) {
+  std::vector<RemovedCable> cables;
   for (int x = 0; x < fabric.size(); ++x)
     for (int p = 1; p <= fabric.node(x).num_ports; ++p) {
       const PortRef peer = fabric.node(x).ports[p].peer;
@@ -40,7 +40,7 @@ std::vector<Cable> switch_cables(const Fabric& fabric) {
 // How many of the cables, removed in `order`, disconnect the leaves (switches
 // with CAs) from each other: the last cable added back, in reverse, that
 // joins them all.
-int cables_to_disconnect(const Fabric& fabric, const std::vector<Cable>& order) {
+int cables_to_disconnect(const Fabric& fabric, const std::vector<RemovedCable>& order) {
   std::vector<int> parent(fabric.size());
   std::iota(parent.begin(), parent.end(), 0);
   auto root = [&](int x) {
@@ -66,7 +66,7 @@ int cables_to_disconnect(const Fabric& fabric, const std::vector<Cable>& order) 
 
 // The fewest cables of `order` whose removal leaves a leaf pair without a
 // common ancestor, by bisection (removing cables only loses ancestors).
-int cables_to_lose_updown(const Fabric& fabric, const std::vector<Cable>& order) {
+int cables_to_lose_updown(const Fabric& fabric, const std::vector<RemovedCable>& order) {
   auto lost_after = [&](int count) {
     Fabric copy = fabric;
     for (int i = 0; i < count; ++i) copy.disconnect(order[i].a);
@@ -178,7 +178,7 @@ Status rfc_disconnect(ExperimentReport& report, const ExperimentOptions& options
     for (int t = 0; t < kTrials; ++t) {
       Result<Fabric> fabric = net.make(options.seed * 1000003 + t);
       if (!fabric.ok()) return fabric.status();
-      std::vector<Cable> order = switch_cables(*fabric);
+      std::vector<RemovedCable> order = switch_cables(*fabric);
       shuffle_in_place(order.begin(), order.end(), rng);
       links = static_cast<int>(order.size());
       hosts = fabric->count(NodeType::kCa);

@@ -116,9 +116,9 @@ TEST(DetectSuperpod, NdrLikePodWithALostLeafNamesAll26MissingCables) {
   ASSERT_TRUE(fabric.peer(mgmt_uplink).valid());
   removed.insert(fabric.node(mgmt_uplink.node).name + "-" + fabric.node(fabric.peer(mgmt_uplink).node).name);
   fabric.disconnect(mgmt_uplink);
-  Result<std::vector<Cable>> failed = degrade(fabric, {.fail_links = 25, .seed = 9});
+  Result<std::vector<RemovedCable>> failed = degrade(fabric, {.fail_links = 25, .seed = 9});
   ASSERT_TRUE(failed.ok()) << failed.status().message();
-  for (const Cable& cable : *failed) {
+  for (const RemovedCable& cable : *failed) {
     const bool lower_first = fabric.node(cable.a.node).name.starts_with("su") || fabric.node(cable.a.node).name.starts_with("mgmt");
     const PortRef lower = lower_first ? cable.a : cable.b, upper = lower_first ? cable.b : cable.a;
     removed.insert(fabric.node(lower.node).name + "-" + fabric.node(upper.node).name);
@@ -157,10 +157,10 @@ TEST(DetectSuperpod, DirectorSiteWithHostlessEdgesKeepsThemLeavesAndNamesEveryMi
   }
   ASSERT_EQ(hostless.size(), 6u);
   Fabric fabric = induced_subfabric(*full, keep);
-  Result<std::vector<Cable>> failed = degrade(fabric, {.fail_links = 5, .seed = 4});
+  Result<std::vector<RemovedCable>> failed = degrade(fabric, {.fail_links = 5, .seed = 4});
   ASSERT_TRUE(failed.ok()) << failed.status().message();
   std::set<std::string> removed;
-  for (const Cable& cable : *failed) {
+  for (const RemovedCable& cable : *failed) {
     const bool lower_first = fabric.node(cable.a.node).name < fabric.node(cable.b.node).name;
     removed.insert(fabric.node(lower_first ? cable.a.node : cable.b.node).name + "-" +
                    fabric.node(lower_first ? cable.b.node : cable.a.node).name);

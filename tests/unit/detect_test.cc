@@ -150,9 +150,9 @@ TEST(Detect, RandomFoldedClos) {
 // A cable as the set of its two ends, named so that node order does not matter.
 using NamedCable = std::set<std::pair<std::string, int>>;
 
-std::set<std::set<std::string>> removed_pairs(const Fabric& fabric, const std::vector<Cable>& cables) {
+std::set<std::set<std::string>> removed_pairs(const Fabric& fabric, const std::vector<RemovedCable>& cables) {
   std::set<std::set<std::string>> out;
-  for (const Cable& c : cables) out.insert({fabric.node(c.a.node).name, fabric.node(c.b.node).name});
+  for (const RemovedCable& c : cables) out.insert({fabric.node(c.a.node).name, fabric.node(c.b.node).name});
   return out;
 }
 
@@ -171,7 +171,7 @@ TEST(Detect, DegradedTreesListExactlyTheRemovedCables) {
                     +[] { return must(generate_pgft({{2, 3, 4}, {1, 2, 3}, {1, 1, 1}})); }}) {
     for (uint64_t seed : {1, 2, 3}) {
       Fabric fabric = make();
-      Result<std::vector<Cable>> removed = degrade(fabric, {3, -1, seed});
+      Result<std::vector<RemovedCable>> removed = degrade(fabric, {3, -1, seed});
       ASSERT_TRUE(removed.ok());
       const Detection detection = detect(fabric);
       ASSERT_FALSE(detection.families.empty()) << detection.unknown_reason;
@@ -182,7 +182,7 @@ TEST(Detect, DegradedTreesListExactlyTheRemovedCables) {
       std::set<NamedCable> reported, truth;
       for (const Deviation& d : detection.deviations())
         reported.insert({{fabric.node(d.at.node).name, d.at.port}, {fabric.node(d.peer.node).name, d.peer.port}});
-      for (const Cable& c : *removed)
+      for (const RemovedCable& c : *removed)
         truth.insert({{fabric.node(c.a.node).name, c.a.port}, {fabric.node(c.b.node).name, c.b.port}});
       EXPECT_EQ(reported, truth);
     }
@@ -194,13 +194,13 @@ TEST(Detect, DegradedTreesListExactlyTheRemovedCables) {
 TEST(Detect, DegradedRandomFoldedClosNamesTheLostCable) {
   for (uint64_t seed : {1, 2, 3, 4}) {
     Fabric fabric = must(generate_rfc(8, 16, 3, seed));
-    Result<std::vector<Cable>> removed = degrade(fabric, {1, -1, seed});
+    Result<std::vector<RemovedCable>> removed = degrade(fabric, {1, -1, seed});
     ASSERT_TRUE(removed.ok());
     const Detection detection = detect(fabric);
     ASSERT_EQ(detection.families.front().family, Family::kRfc);
     ASSERT_EQ(detection.deviations().size(), 1u);
     const Deviation& d = detection.deviations().front();
-    const Cable& c = removed->front();
+    const RemovedCable& c = removed->front();
     EXPECT_EQ((std::set<PortRef>{d.at, d.peer}), (std::set<PortRef>{c.a, c.b}));
   }
 }

@@ -282,13 +282,13 @@ TEST(CommonAncestor, HandBuiltFabrics) {
 TEST(Degrade, RemovesExactlyKSwitchCables) {
   Fabric fabric = must(generate_ftree(8, 3));
   const Fabric before = fabric;
-  const Result<std::vector<Cable>> removed = degrade(fabric, {.fail_links = 4, .seed = 7});
+  const Result<std::vector<RemovedCable>> removed = degrade(fabric, {.fail_links = 4, .seed = 7});
   ASSERT_TRUE(removed.ok()) << removed.status().message();
   ASSERT_EQ(removed->size(), 4u);
   EXPECT_EQ(fabric.switch_links(), before.switch_links() - 4);
   EXPECT_EQ(fabric.count(NodeType::kCa), 128);
   std::set<std::pair<PortRef, PortRef>> distinct;
-  for (const Cable& cable : *removed) {
+  for (const RemovedCable& cable : *removed) {
     distinct.insert({cable.a, cable.b});
     EXPECT_TRUE(fabric.node(cable.a.node).is_switch() && fabric.node(cable.b.node).is_switch());
     EXPECT_FALSE(fabric.peer(cable.a).valid());
@@ -304,7 +304,7 @@ TEST(Degrade, RemovesExactlyKSwitchCables) {
 
 TEST(Degrade, KeepsFirstHostsOfEveryLeaf) {
   Fabric fabric = must(generate_ftree(8, 2));
-  const Result<std::vector<Cable>> removed = degrade(fabric, {.fail_links = 1, .hosts_per_leaf = 2, .seed = 3});
+  const Result<std::vector<RemovedCable>> removed = degrade(fabric, {.fail_links = 1, .hosts_per_leaf = 2, .seed = 3});
   ASSERT_TRUE(removed.ok()) << removed.status().message();
   EXPECT_EQ(fabric.count(NodeType::kCa), 16);
   EXPECT_EQ(fabric.count(NodeType::kSwitch), 12);
@@ -327,7 +327,7 @@ TEST(Degrade, KeepsFirstHostsOfEveryLeaf) {
 
 TEST(Degrade, HostsPerLeaf5OnFt82IsAnError) {
   Fabric fabric = must(generate_ftree(8, 2));  // 4 hosts per leaf
-  const Result<std::vector<Cable>> removed = degrade(fabric, {.hosts_per_leaf = 5});
+  const Result<std::vector<RemovedCable>> removed = degrade(fabric, {.hosts_per_leaf = 5});
   ASSERT_FALSE(removed.ok());
   EXPECT_EQ(removed.status().message(), "cannot keep 5 hosts per leaf: the leaves of this fabric carry at most 4");
   EXPECT_EQ(fabric.count(NodeType::kCa), 32);

@@ -38,24 +38,29 @@ void note_layers(const std::string& what, int highest, int unplaced, Routing& ro
   note_unplaced(unplaced, routing);
 }
 
-// The LIDs of `lids` each on the lowest SL >= `first` whose channel
-// dependency graph stays acyclic with its routes (DF-SSSP's layering); the
-// ones that fit none up to kMaxDetourSl go on it (the auditor reports the
-// credit loop they close). Returns the highest SL used and the unplaced count.
+// Each LID of `lids` on the lowest SL in [lowest_sl, kMaxDetourSl] whose
+// layer of `layers` (layer k: SL k) stays acyclic with its routes
+// (DF-SSSP's layering); the ones that fit none go on kMaxDetourSl (the
+// auditor reports the credit loop they close). Returns the highest SL
+// given and how many fit none.
+std::pair<int, int> place_on_sls(const Fabric& fabric, const Channels& channels, CdgLayers& layers,
+                                 const std::vector<int>& lids, int lowest_sl, Routing& routing) {
+  int highest = 0, unplaced = 0;
+  for (int lid : lids) {
+    const int sl = layers.place(dependencies_toward(fabric, routing.lfts, channels, lid), lowest_sl, kMaxDetourSl);
+    unplaced += sl < 0;
+    routing.dest_sl[lid] = static_cast<uint8_t>(sl < 0 ? kMaxDetourSl : sl);
+    highest = std::max<int>(highest, routing.dest_sl[lid]);
+  }
+  return {highest, unplaced};
+}
+
+// `lids` on SLs from `first` up, in layers of their own.
 std::pair<int, int> layer_greedily(const RoutingInput& input, const std::vector<int>& lids, int first,
                                    Routing& routing) {
   const Channels channels(input.fabric);
   CdgLayers layers(channels.count());
-  int highest = 0, unplaced = 0;
-  for (int lid : lids) {
-    const int layer =
-        layers.place(dependencies_toward(input.fabric, routing.lfts, channels, lid), 0, kMaxDetourSl - first);
-    const int sl = layer < 0 ? kMaxDetourSl : layer + first;
-    unplaced += layer < 0;
-    routing.dest_sl[lid] = static_cast<uint8_t>(sl);
-    highest = std::max(highest, sl);
-  }
-  return {highest, unplaced};
+  return place_on_sls(input.fabric, channels, layers, lids, first, routing);
 }
 
 // SHARP Aggregation Nodes on every spine and core of a 3-level pod are
@@ -129,14 +134,8 @@ int layer_turning_lids(const Fabric& fabric, const LidMap& lid_map, const std::v
     if (lid_map.owner[lid] >= 0 && !turning[lid] && (sl > 0 || lowest_sl == 0))
       layers.place(dependencies_toward(fabric, routing.lfts, channels, lid), sl, sl);
   }
-  int moved = 0, unplaced = 0, highest = 0;
-  for (int lid : lids) {
-    const int sl = layers.place(dependencies_toward(fabric, routing.lfts, channels, lid), lowest_sl, kMaxDetourSl);
-    unplaced += sl < 0;
-    routing.dest_sl[lid] = static_cast<uint8_t>(sl < 0 ? kMaxDetourSl : sl);
-    moved += routing.dest_sl[lid] != 0;
-    highest = std::max<int>(highest, routing.dest_sl[lid]);
-  }
+  const auto [highest, unplaced] = place_on_sls(fabric, channels, layers, lids, lowest_sl, routing);
+  const int moved = static_cast<int>(std::ranges::count_if(lids, [&](int lid) { return routing.dest_sl[lid] != 0; }));
   if (moved > 0)
     note_layers(fmt::format("{} LIDs to which some switch's own route turns from down to up where, on SL 0, the "
                             "turn would close a credit loop",

@@ -160,28 +160,22 @@ class LegalCompleter {
   void mark_up_down(const Lfts* previous) {
     const std::vector<Exit> exits = exits_by_lid(fabric_, lids_);
     std::vector<uint8_t> up_down(lids_.max_lid + 1, 1);
-    auto at = [](const std::vector<uint8_t>& table, int lid) {
-      return lid < static_cast<int>(table.size()) ? table[lid] : kNoPath;
-    };
     // Blocks of LIDs in parallel: each worker writes its own.
     const long lids = lids_.max_lid;
     for_each_block(lids, worker_count(lids / 4096 + 1), [&](int, long begin, long end) {
       for (int x : switches_) {
-        const std::vector<uint8_t>& table = lfts_.port[x];
-        const std::vector<uint8_t>* before =
-            previous && x < static_cast<int>(previous->port.size()) ? &previous->port[x] : nullptr;
         const int first = port_index_[x], ports = fabric_.node(x).num_ports;
         for (int lid = static_cast<int>(begin) + 1; lid <= end; ++lid) {
           if (!up_down[lid] || lids_.owner[lid] == x) continue;
-          const uint8_t port = at(table, lid);
+          const uint8_t port = lfts_.at_or_none(x, lid);
           const Exit& exit = exits[lid];
-          bool legal = !previous || port == (before ? at(*before, lid) : kNoPath);
+          bool legal = !previous || port == previous_entry(*previous, x, lid);
           if (legal && !(x == exit.target && port == exit.port)) {
             const int next = port == kNoPath || port == 0 || port > ports ? -1 : switch_peer_[first + port];
             legal = next >= 0;
             if (legal && !up_port_[first + port] && lids_.owner[lid] != next) {
               // Down to `next`: its route must go down too, or deliver.
-              const uint8_t after = at(lfts_.port[next], lid);
+              const uint8_t after = lfts_.at_or_none(next, lid);
               legal = (next == exit.target && after == exit.port) ||
                       (after != kNoPath && after != 0 && after <= fabric_.node(next).num_ports &&
                        switch_peer_[port_index_[next] + after] >= 0 && !up_port_[port_index_[next] + after]);
@@ -193,8 +187,6 @@ class LegalCompleter {
     });
     up_down_.assign(up_down.begin(), up_down.end());
   }
-
-
 
   /// Whether the CAs' own routes to CA LID `lid` go up, then down.
   bool ca_routes_up_down(int lid) {
@@ -229,7 +221,6 @@ class LegalCompleter {
     return true;
   }
 
-
  private:
   // Every switch's (settle may pass switches outside switches_); CAs have none.
   void reset_shapes() {
@@ -249,6 +240,11 @@ class LegalCompleter {
   }
 
   uint8_t entry(int x, int lid) const { return lfts_.at_or_none(x, lid); }
+
+  // The last sweep's entry; kNoPath where its tables do not reach that far.
+  static uint8_t previous_entry(const Lfts& previous, int x, int lid) {
+    return x < static_cast<int>(previous.port.size()) ? previous.at_or_none(x, lid) : kNoPath;
+  }
 
   // The switch `x`'s entry leads to; -1 when it leads nowhere or to a CA.
   int next_of(int x, int lid) const {
@@ -372,9 +368,7 @@ class LegalCompleter {
   long changes(const Column& column, const Lfts& previous, int lid) const {
     long n = 0;
     for (size_t i = 0; i < switches_.size(); ++i) {
-      const int x = switches_[i];
-      const bool known = x < static_cast<int>(previous.port.size()) && lid < static_cast<int>(previous.port[x].size());
-      n += column.port[i] != (known ? previous.port[x][lid] : kNoPath);
+      n += column.port[i] != previous_entry(previous, switches_[i], lid);
     }
     return n;
   }
@@ -384,13 +378,12 @@ class LegalCompleter {
   bool take_previous(const Lfts& previous, int lid) {
     taken_.clear();
     for (int x : switches_) {
-      if (fixed_[x] || x >= static_cast<int>(previous.port.size())) continue;
-      const std::vector<uint8_t>& before = previous.port[x];
-      if (lid >= static_cast<int>(before.size()) || before[lid] == kNoPath || before[lid] == entry(x, lid)) continue;
+      const uint8_t before = previous_entry(previous, x, lid);
+      if (fixed_[x] || before == kNoPath || before == entry(x, lid)) continue;
       std::vector<uint8_t>& table = lfts_.port[x];
       if (table.size() < static_cast<size_t>(lids_.max_lid) + 1) table.resize(lids_.max_lid + 1, kNoPath);
       taken_.push_back({x, table[lid]});
-      table[lid] = before[lid];
+      table[lid] = before;
     }
     return !taken_.empty();
   }

@@ -17,7 +17,6 @@ long keep_previous(const RoutingInput& input, const Lfts& previous, Routing& rou
   // Switches' own routes that turn (paths/switch_routes_legal.h) are no
   // rule's: on a folded Clos the switch LIDs are kept there, not here.
   const bool folded_clos = is_folded_clos(fabric, input.detection.levels);
-  long changed = 0;
   for (int x = 0; x < fabric.size(); ++x) {
     if (!fabric.node(x).is_switch() || x >= static_cast<int>(routing.lfts.port.size())) continue;
     std::vector<uint8_t>& now = routing.lfts.port[x];
@@ -27,7 +26,6 @@ long keep_previous(const RoutingInput& input, const Lfts& previous, Routing& rou
       if (owner < 0 || (folded_clos && fabric.node(owner).is_switch())) continue;
       const uint8_t old = before && lid < static_cast<int>(before->size()) ? (*before)[lid] : kNoPath;
       if (old != kNoPath && old != now[lid] && reach.allows(x, exits[lid], old)) now[lid] = old;
-      changed += now[lid] != old;
     }
   }
   if (!routing.dest_sl.empty() && !input.detection.levels.io_hosts.empty()) {
@@ -39,17 +37,8 @@ long keep_previous(const RoutingInput& input, const Lfts& previous, Routing& rou
   if (folded_clos) {
     const LegalSwitchRoutes legal = make_switch_routes_legal(input, routing.lfts, routing.dest_sl, &previous);
     layer_switch_turns(input, legal, routing);
-    changed = 0;
-    for (int x = 0; x < fabric.size(); ++x) {
-      if (!fabric.node(x).is_switch() || x >= static_cast<int>(routing.lfts.port.size())) continue;
-      const std::vector<uint8_t>& now = routing.lfts.port[x];
-      const std::vector<uint8_t>* before = x < static_cast<int>(previous.port.size()) ? &previous.port[x] : nullptr;
-      for (int lid = 1; lid < static_cast<int>(now.size()) && lid < static_cast<int>(exits.size()); ++lid)
-        if (input.lids.owner[lid] >= 0)
-          changed += now[lid] != (before && lid < static_cast<int>(before->size()) ? (*before)[lid] : kNoPath);
-    }
   }
-  return changed;
+  return table_change(input.lids, previous, routing.lfts).entries;
 }
 
 TableChange table_change(const LidMap& lids, const Lfts& previous, const Lfts& now) {

@@ -11,7 +11,7 @@ namespace ftclos {
 /// Replaces entries of `routing` (the new tables, on the same LIDs as
 /// `previous`) by the previous entry wherever the rule allows that one, and
 /// re-layers attached hosts' SLs on the merged tables. Returns how many
-/// entries now differ from `previous`.
+/// entries now differ from `previous` (table_change's count).
 long keep_previous(const RoutingInput& input, const Lfts& previous, Routing& routing);
 
 /// OpenSM sends a switch's LFT in blocks of this many LIDs, only those that differ.

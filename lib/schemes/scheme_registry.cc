@@ -123,7 +123,7 @@ constexpr SchemeEntry kSchemes[] = {
      .guarantee = "shortest paths balanced by load, each VL layer's channel dependency graph acyclic (DF-SSSP): "
                   "deadlock-free; a destination whose trees fit no layer (fewest down-up turns tried too) takes an "
                   "up*/down* tree on SL 0",
-     .auto_challenges = "updown-star",
+     .auto_challenges = {"updown-star", "mikant"},
      .make = make_layered_scheme},
 };
 
@@ -147,8 +147,11 @@ const SchemeEntry* find_scheme(std::string_view name) {
 
 std::string auto_order(const SchemeEntry& entry) {
   if (entry.make == make_auto_scheme) return "-";
+  std::string challenged;
+  for (std::string_view scheme : entry.auto_challenges)
+    if (!scheme.empty()) challenged += (challenged.empty() ? "" : " or ") + std::string(scheme);
   const std::string beside =
-      entry.auto_challenges.empty() ? "" : fmt::format("beside {}: kept where its worst case is lower", entry.auto_challenges);
+      challenged.empty() ? "" : fmt::format("beside {}: kept where its worst case is lower", challenged);
   if (entry.auto_preference <= 0) return beside.empty() ? "no" : beside;
   std::string order = ordinal(entry.auto_preference);
   if (!entry.auto_tries_where.empty()) order += fmt::format(", where {}", entry.auto_tries_where);

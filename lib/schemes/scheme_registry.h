@@ -5,6 +5,8 @@
 // schemes/schemes.h, one entry here, and the file in lib/meson.build.
 #pragma once
 
+#include <algorithm>
+#include <array>
 #include <memory>
 #include <span>
 #include <string>
@@ -28,11 +30,12 @@ struct SchemeEntry {
   /// where it does try it, for people.
   bool (*auto_skips)(const Detection& detection) = nullptr;
   std::string_view auto_tries_where = {};
-  /// The scheme whose tables this one challenges (empty: none): where auto
-  /// chose that one, it routes this one too and keeps whichever has the
+  /// The schemes whose tables this one challenges (empty: none): where auto
+  /// chose one of them, it routes this one too and keeps whichever has the
   /// lower worst-case contention (RoutingInput::worst_case; without it, the
   /// challenger is not tried).
-  std::string_view auto_challenges = {};
+  std::array<std::string_view, 2> auto_challenges = {};
+  bool challenges(std::string_view scheme) const { return std::ranges::find(auto_challenges, scheme) != auto_challenges.end(); }
   std::unique_ptr<Scheme> (*make)() = nullptr;
 };
 

@@ -232,17 +232,33 @@ TEST(LayeredVls, FullLayersStopTheSearch) {
   EXPECT_EQ(c.unreachable + c.loops + c.credit_loops, 0) << ::testing::PrintToString(c.examples);
 }
 
-// Fat-trees and MiKANT keep their schemes: auto's choice there is no floor.
-TEST(LayeredAuto, FoldedClosKeepsItsScheme) {
+// A fat-tree keeps its scheme: auto's choice there is no floor.
+TEST(LayeredAuto, FatTreeKeepsItsScheme) {
   const WorstCaseMeasure measure = exact_worst_case_measure();
-  for (auto [fabric, scheme] : {std::pair{generated(generate_ftree(8, 3)), "dmodk"},
-                                std::pair{generated(generate_mikant(3, 3)), "mikant"}}) {
-    Routed routed = route_fabric(*make_updown_star_scheme(), fabric, 0);
+  Routed routed = route_fabric(*make_updown_star_scheme(), generated(generate_ftree(8, 3)), 0);
+  RoutingInput input = routed.input();
+  input.worst_case = &measure;
+  Result<Routing> chosen = make_auto_scheme()->route(input);
+  ASSERT_TRUE(chosen.ok());
+  EXPECT_EQ(chosen->chosen, "dmodk");
+}
+
+// On MiKANT auto keeps the lower of Algorithm 1 and layered on the same VLs
+// (issue #29: MiKANT(3,3) 6 and 5 on 2 VLs, MiKANT(4,3) 8 and 7): layered
+// challenges mikant as it does the up*/down* floor.
+TEST(LayeredAuto, MikantTakesTheLowerOfAlgorithmOneAndLayered) {
+  const WorstCaseMeasure measure = exact_worst_case_measure();
+  for (int k : {3, 4}) {
+    Routed routed = route_fabric(*make_updown_star_scheme(), generated(generate_mikant(k, 3)), 0);
     RoutingInput input = routed.input();
     input.worst_case = &measure;
+    Result<Routing> own = make_mikant_scheme()->route(input);
+    Result<Routing> layered = make_layered_scheme()->route(input);
     Result<Routing> chosen = make_auto_scheme()->route(input);
-    ASSERT_TRUE(chosen.ok());
-    EXPECT_EQ(chosen->chosen, scheme);
+    ASSERT_TRUE(own.ok() && layered.ok() && chosen.ok()) << "MiKANT(" << k << ", 3)";
+    const double own_worst = measure(input, *own), layered_worst = measure(input, *layered);
+    EXPECT_EQ(measure(input, *chosen), std::min(own_worst, layered_worst)) << "MiKANT(" << k << ", 3)";
+    EXPECT_EQ(chosen->chosen, layered_worst < own_worst ? "layered" : "mikant") << "MiKANT(" << k << ", 3)";
   }
 }
 

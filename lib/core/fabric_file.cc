@@ -12,6 +12,7 @@
 #include "core/fabric_formats.h"
 #include "core/files.h"
 #include "core/netfile.h"
+#include "core/topo_file.h"
 #include "core/words.h"
 
 namespace ftclos {
@@ -44,10 +45,23 @@ bool is_netfile_line(std::string_view line) {
                                 "Ca", "Hca", "Non-Chassis", "Chassis", "include"});
 }
 
+// "L1/P1 -4X-> MT23108 H-1 P1", "P3 -> Cougar H-3 P1" (ibdm .topo).
+bool is_topo_cable_line(std::string_view line) {
+  const std::vector<std::string_view> words = split_words(line);
+  return words.size() >= 4 && words[1].starts_with('-') && words[1].ends_with("->");
+}
+
+// A .topo's systems are built from the IBNL files in ibnl/ beside it, as
+// `ftclos import-topo` finds them without options.
+Result<Fabric> parse_topo_beside_ibnl(std::string_view text, std::string_view source) {
+  return parse_topo_file(text, source, {(std::filesystem::path(source).parent_path() / "ibnl").string()});
+}
+
 struct Format {
   std::string_view name;
   std::function<bool(std::string_view)> owns;  // a line of this format
   std::function<Result<Fabric>(std::string_view, std::string_view)> parse;
+  bool captured = true;  // may come from a terminal: repair_capture applies
 };
 
 const std::vector<Format>& formats() {
@@ -55,6 +69,8 @@ const std::vector<Format>& formats() {
       {"ibnetdiscover -p", is_ports_report_line, parse_ports_report},
       {"iblinkinfo", is_iblinkinfo_line, parse_iblinkinfo},
       {"opensm-subnet.lst", is_subnet_lst_line, parse_subnet_lst},
+      // Before ibnetdiscover, which owns the `#` comment lines a .topo has too.
+      {"ibdm .topo", is_topo_cable_line, parse_topo_beside_ibnl, false},
       {"ibnetdiscover", is_netfile_line, parse_netfile},
   };
   return kFormats;
@@ -147,7 +163,7 @@ Result<FabricFile> parse_fabric_text(std::string_view text, std::string_view sou
   }
   FabricFile file;
   file.format = format->name;
-  const std::string repaired = repair_capture(text, source, *format, file.warnings);
+  const std::string repaired = format->captured ? repair_capture(text, source, *format, file.warnings) : std::string(text);
   Result<Fabric> fabric = format->parse(repaired, source);
   // The repairs may explain the failure: the first is said with it.
   if (!fabric.ok() && !file.warnings.empty())

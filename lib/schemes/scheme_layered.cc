@@ -10,12 +10,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 #include <vector>
 
 #include "paths/cdg_layers.h"
 #include "schemes/schemes.h"
 #include "paths/sssp_routes.h"
 #include "paths/updown_reach.h"
+#include "paths/updown_star.h"
 
 namespace ftclos {
 namespace {
@@ -25,7 +27,8 @@ struct Layers {
   int ca_lids = 0;
   int fewest_turns = 0;        // CA LIDs on the trees with the fewest down-up turns
   int up_down = 0;             // CA LIDs on up*/down* trees
-  int switch_lids_on_sl0 = 0;  // switch LIDs that fit no layer the CA LIDs use
+  int switch_lids_up_down = 0; // switch LIDs whose shortest-path trees fit no layer the CA LIDs use: up*/down*'s
+  int switch_lids_on_sl0 = 0;  // switch LIDs whose up*/down* trees fit no layer either
 };
 
 // Every turn up*/down* allows: from a channel x->y to a channel y->z unless
@@ -87,9 +90,11 @@ std::vector<int> updown_places(const Fabric& fabric, const StarRoots& star, cons
 // whose channel dependency graph stays acyclic with its tree added, trees
 // offered as paths/sssp_routes.h orders them: the last, up*/down*'s, adds
 // only turns layer 0 holds from the start. Switch LIDs carry management
-// traffic only (SMPs run on VL 15, outside flow control): they take the
-// lowest layer they fit among those the CA LIDs use, else SL 0, and open
-// none of their own.
+// traffic only (SMPs run on VL 15, outside flow control; PMA queries on
+// data VLs): they take the lowest layer they fit among those the CA LIDs
+// use, else the floor's up*/down* tree there (its turns are layer 0's unless
+// it falls back to shortest paths between hostless switches), else SL 0, and
+// open none of their own.
 Routing route_in_layers(const RoutingInput& input, Layers& layers) {
   const Fabric& fabric = input.fabric;
   const Channels channels(fabric);
@@ -114,14 +119,25 @@ Routing route_in_layers(const RoutingInput& input, Layers& layers) {
   };
   Routing routing = route_balanced_shortest_paths(input, fits);
   const std::vector<Exit> exits = exits_by_lid(fabric, input.lids);
+  std::optional<Result<Routing>> floor;  // up*/down*'s tables, routed the first time a switch LID needs them
+  const auto place_switch_lid = [&](int lid) {
+    return cdg.place(dependencies_toward(fabric, routing.lfts, channels, lid), 0, layers.used - 1);
+  };
   // Full layers (paths/sssp_routes.h, kDeclinedInARow) stay full: the run goes on.
   for (size_t lid = 1; lid < exits.size(); ++lid) {
     if (exits[lid].target < 0 || exits[lid].port != 0) continue;
-    const int layer = declined_in_a_row >= kDeclinedInARow
-                          ? -1
-                          : cdg.place(dependencies_toward(fabric, routing.lfts, channels, static_cast<int>(lid)), 0,
-                                      layers.used - 1);
+    int layer = declined_in_a_row >= kDeclinedInARow ? -1 : place_switch_lid(static_cast<int>(lid));
     declined_in_a_row = layer < 0 ? declined_in_a_row + 1 : 0;
+    if (layer < 0) {
+      // The floor's tree toward the switch: its legal turns are layer 0's from the start.
+      if (!floor) floor = route_updown_star(input);
+      if (floor->ok()) {
+        for (int x = 0; x < fabric.size(); ++x)
+          if (fabric.node(x).is_switch()) routing.lfts.port[x][lid] = (*floor)->lfts.port[x][lid];
+        layer = place_switch_lid(static_cast<int>(lid));
+        layers.switch_lids_up_down += layer >= 0;
+      }
+    }
     layers.switch_lids_on_sl0 += layer < 0;
     sl[lid] = static_cast<uint8_t>(std::max(layer, 0));
   }
@@ -163,9 +179,13 @@ class LayeredScheme : public Scheme {
                                           layers.up_down, layers.ca_lids, data_vls, data_vls == 1 ? "" : "s"));
     routing.summary = fmt::format("on {} VL{} of {}, {} of {} CA LIDs on up*/down* trees", used,
                                   used == 1 ? "" : "s", data_vls, layers.up_down, layers.ca_lids);
+    if (layers.switch_lids_up_down > 0)
+      routing.notes.push_back(fmt::format("{} switch LIDs (management traffic only) take up*/down* trees: their "
+                                          "shortest-path trees fit no layer the CA LIDs use",
+                                          layers.switch_lids_up_down));
     if (layers.switch_lids_on_sl0 > 0)
-      routing.notes.push_back(fmt::format("{} switch LIDs (management traffic only) fit no layer the CA LIDs use: "
-                                          "SL 0", layers.switch_lids_on_sl0));
+      routing.notes.push_back(fmt::format("{} switch LIDs (management traffic only) fit no layer the CA LIDs use, "
+                                          "on up*/down* trees neither: SL 0", layers.switch_lids_on_sl0));
     if (used == 1) routing.dest_sl.clear();
   }
 };

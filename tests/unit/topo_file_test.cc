@@ -12,6 +12,7 @@
 #include <map>
 #include <set>
 
+#include "core/fabric_file.h"
 #include "core/ibnl.h"
 #include "core/netfile.h"
 
@@ -318,6 +319,12 @@ TEST(VendoredTopo, EveryFileImportsWithTheCountsOfItsSystems) {
     Result<Fabric> reread = parse_netfile(write_netfile(*fabric), name);
     ASSERT_TRUE(reread.ok()) << reread.status().message();
     EXPECT_EQ(write_netfile(*reread), write_netfile(*fabric)) << name;
+    // Every command reads the .topo itself (its IBNL files in ibnl/ beside it), as import-topo builds it.
+    Result<FabricFile> read = read_fabric_file(entry.path().string());
+    ASSERT_TRUE(read.ok()) << read.status().message();
+    EXPECT_EQ(read->format, "ibdm .topo") << name;
+    EXPECT_TRUE(read->warnings.empty()) << name << ": " << read->warnings.front();
+    EXPECT_EQ(write_netfile(read->fabric), write_netfile(*fabric)) << name;
   }
   EXPECT_EQ(seen.size(), kVendored.size());
 }

@@ -92,8 +92,10 @@ Status read_sl_files(const Fabric& fabric, const AuditOptions& options, TableSet
 bool sound(const AuditedSet& audit) {
   const Correctness& c = audit.correctness;
   const bool multicast_sound = !audit.multicast || (audit.multicast->unreached == 0 && audit.multicast->looping == 0);
-  // Switches' own routes count too: a PMA query that cannot arrive is a finding.
-  return c.unreachable == 0 && c.loops == 0 && c.credit_loops == 0 && c.switch_unreachable == 0 && multicast_sound;
+  // Switches' own routes count too: a PMA query that cannot arrive, or whose
+  // route closes a credit loop with the CAs' on a data VL, is a finding.
+  return c.unreachable == 0 && c.loops == 0 && c.credit_loops == 0 && c.switch_unreachable == 0 &&
+         c.switch_credit_loops == 0 && multicast_sound;
 }
 
 // The --pattern options, checked against the host count before any work.

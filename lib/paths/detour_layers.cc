@@ -26,16 +26,17 @@ bool layer_acyclic(const Fabric& fabric, const Lfts& lfts, const std::vector<int
 
 namespace {
 
-void note_unplaced(int unplaced, Routing& routing) {
+void note_unplaced(int unplaced, Routing& routing, int highest_sl = kMaxDetourSl) {
   if (unplaced > 0)
-    routing.notes.push_back(fmt::format("{} of them fit no SL up to {} without a credit loop", unplaced, kMaxDetourSl));
+    routing.notes.push_back(fmt::format("{} of them fit no SL up to {} without a credit loop", unplaced, highest_sl));
 }
 
 // "WHAT: on SL 1-H (...)", and how many fit no SL.
-void note_layers(const std::string& what, int highest, int unplaced, Routing& routing) {
+void note_layers(const std::string& what, int highest, int unplaced, Routing& routing,
+                 int highest_sl = kMaxDetourSl) {
   routing.notes.push_back(fmt::format("{}: on SL 1{} (VL = SL with OpenSM's default qos_sl2vl; enable qos)", what,
                                       highest > 1 ? fmt::format("-{}", highest) : ""));
-  note_unplaced(unplaced, routing);
+  note_unplaced(unplaced, routing, highest_sl);
 }
 
 // Each LID of `lids` on the lowest SL in [lowest_sl, kMaxDetourSl] whose
@@ -121,7 +122,7 @@ int layer_detours(const RoutingInput& input, const UpDownReach& reach, Routing& 
 }
 
 int layer_turning_lids(const Fabric& fabric, const LidMap& lid_map, const std::vector<int>& lids, int lowest_sl,
-                       Routing& routing) {
+                       std::string_view which, Routing& routing) {
   if (lids.empty()) return 0;
   const Channels channels(fabric);
   CdgLayers layers(channels.count());
@@ -134,13 +135,49 @@ int layer_turning_lids(const Fabric& fabric, const LidMap& lid_map, const std::v
     if (lid_map.owner[lid] >= 0 && !turning[lid] && (sl > 0 || lowest_sl == 0))
       layers.place(dependencies_toward(fabric, routing.lfts, channels, lid), sl, sl);
   }
+  std::vector<uint8_t> before;
+  for (int lid : lids) before.push_back(routing.dest_sl[lid]);
   const auto [highest, unplaced] = place_on_sls(fabric, channels, layers, lids, lowest_sl, routing);
-  const int moved = static_cast<int>(std::ranges::count_if(lids, [&](int lid) { return routing.dest_sl[lid] != 0; }));
+  int moved = 0;
+  for (size_t i = 0; i < lids.size(); ++i) moved += routing.dest_sl[lids[i]] != before[i];
   if (moved > 0)
-    note_layers(fmt::format("{} LIDs to which some switch's own route turns from down to up where, on SL 0, the "
-                            "turn would close a credit loop",
-                            moved),
-                highest, unplaced, routing);
+    note_layers(fmt::format("{} {} where their SL would close a credit loop", moved, which), highest, unplaced,
+                routing);
+  return moved;
+}
+
+int settle_credit_loops(const Fabric& fabric, const LidMap& lid_map, int highest_sl, std::string_view which,
+                        Routing& routing) {
+  const auto sl_of = [&](int lid) { return routing.dest_sl.empty() ? 0 : routing.dest_sl[lid]; };
+  std::vector<std::vector<int>> by_sl(kMaxDetourSl + 1);
+  for (int lid = 1; lid <= lid_map.max_lid; ++lid)
+    if (lid_map.owner[lid] >= 0) by_sl[sl_of(lid)].push_back(lid);
+  if (std::ranges::all_of(by_sl, [&](const std::vector<int>& lids) { return layer_acyclic(fabric, routing.lfts, lids); }))
+    return 0;
+  const Channels channels(fabric);
+  CdgLayers layers(channels.count());
+  std::vector<int> misfits;
+  for (const bool switches : {false, true})
+    for (int lid = 1; lid <= lid_map.max_lid; ++lid) {
+      const int owner = lid_map.owner[lid];
+      if (owner < 0 || fabric.node(owner).is_switch() != switches) continue;
+      if (layers.place(dependencies_toward(fabric, routing.lfts, channels, lid), sl_of(lid), sl_of(lid)) < 0)
+        misfits.push_back(lid);
+    }
+  // A misfit that fits no SL the ports offer stays where it was (the auditor reports its loop).
+  int moved = 0, highest = 0;
+  for (int lid : misfits) {
+    const int sl = layers.place(dependencies_toward(fabric, routing.lfts, channels, lid), 0, highest_sl);
+    if (sl < 0) continue;
+    if (routing.dest_sl.empty()) routing.dest_sl.assign(lid_map.max_lid + 1, 0);
+    routing.dest_sl[lid] = static_cast<uint8_t>(sl);
+    highest = std::max(highest, sl);
+    ++moved;
+  }
+  const int unplaced = static_cast<int>(misfits.size()) - moved;
+  if (!misfits.empty())
+    note_layers(fmt::format("{} {} where their SL would close a credit loop", moved, which), highest, unplaced,
+                routing, highest_sl);
   return moved;
 }
 

@@ -208,7 +208,8 @@ class Completer {
 long complete_switch_traffic(const RoutingInput& input, Routing& routing) {
   std::vector<bool> holed = lids_with_holes(input.fabric, input.lids, routing.lfts);
   long written = 0;
-  if (is_folded_clos(input.fabric, input.detection.levels)) {
+  const bool folded_clos = is_folded_clos(input.fabric, input.detection.levels);
+  if (folded_clos) {
     const LegalSwitchRoutes legal = make_switch_routes_legal(input, routing.lfts, routing.dest_sl);
     if (legal.written > 0)
       routing.notes.push_back(fmt::format(
@@ -231,6 +232,11 @@ long complete_switch_traffic(const RoutingInput& input, Routing& routing) {
         "{} entries no CA route uses filled so that every switch reaches every LID ({} of them where the up/down "
         "rule offers no port that delivers: a shortest path over switch cables, which may turn down then up)",
         completer.written(), completer.detoured()));
+  // Elsewhere nothing keeps switches' own routes (the scheme's, or those
+  // filled here) from closing a credit loop with the CAs' on their SL.
+  if (!folded_clos)
+    settle_credit_loops(input.fabric, input.lids, std::min(input.data_vls, kMaxDetourSl + 1) - 1,
+                        "LIDs reached by switches' own routes (PMA traffic)", routing);
   return written + completer.written();
 }
 

@@ -112,7 +112,7 @@ hits_fdbtop_bug() {
   return 1
 }
 
-declare -A worst_of credit_of routed_by
+declare -A worst_of credit_of switch_credit_of routed_by
 failures=0
 fail() {
   echo "FAIL $*"
@@ -145,6 +145,7 @@ row() {  # row FABRIC ENGINE USED SOURCE JSON
   # Only tables that deliver every pair compete (ftree leaves storage hosts out).
   [ "$unreachable" != 0 ] || [ "$loops" != 0 ] || worst_of["$1/$2"]=$worst
   credit_of["$1/$2"]=$credit
+  switch_credit_of["$1/$2"]=$switch_credit
   routed_by["$1/$2"]=$3
   rows+=("$(printf '%-13s %-16s %-8s %6s %5s %5s %6s %6s %-11s %6s %6s %s' "$1" "$2" "$3" "$pairs" "$unreachable" \
     "$loops" "$credit" "$worst" "$nonblocking" "$switch_unreachable" "$switch_credit" "$4")")
@@ -272,6 +273,8 @@ for entry in "${fabrics[@]}"; do
       fail "$name: the plugin did not configure the switches (OpenSM's log names '${routed_by["$name/ftclos"]:-none}')"
     [ "${credit_of["$name/ftclos"]:-1}" = 0 ] ||
       fail "$name: the plugin's tables have ${credit_of["$name/ftclos"]:-unknown} credit loops"
+    [ "${switch_credit_of["$name/ftclos"]:-1}" = 0 ] ||
+      fail "$name: the plugin's tables have ${switch_credit_of["$name/ftclos"]:-unknown} credit loops with switches' own routes"
   fi
   for ours_name in "${ours_names[@]}"; do
     ours=${worst_of["$name/$ours_name"]:-}

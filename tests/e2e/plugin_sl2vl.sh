@@ -10,12 +10,14 @@
 #      appear;
 #   2. read back: LFTs by dump_lfts, SL2VL of every switch port pair by
 #      `smpquery sl2vl LID PORT`, and PathRecord SLs by `saquery -p` from one
-#      CA to every CA (each destination's SL) and for a sample of other pairs;
+#      CA to every CA and every switch (each destination's SL) and for a
+#      sample of other pairs;
 #   3. every PathRecord SL equals the SL `ftclos route --sl` gives the pair;
 #   4. every read-back SL2VL row maps SL k to VL k for the SLs the routing
 #      uses and the other SLs to VL 0 (qos_sl2vl's): the plugin's tables;
 #   5. `ftclos audit` of the read-back LFTs with the read-back SLs (as an SL
-#      file) and SL2VL tables: 0 unreachable, 0 loops, 0 credit loops, and the
+#      file) and SL2VL tables: 0 unreachable, 0 loops, 0 credit loops (with
+#      and without the switches' own routes: PMA queries), and the
 #      same VLs in use (two or more) as the offline audit of `ftclos route`'s
 #      tables and SL file with VL = SL;
 #   6. the same audit with every SL2VL entry 0 (what a subnet without the
@@ -210,6 +212,12 @@ PY
       echo "dlid $d $sl"
       echo "$src $d $sl" >>"$dir/queried"
     done
+    # ... every switch LID's (PMA queries; schemes may put switch LIDs on SLs of their own) ...
+    ((large)) || for d in $(switch_ports "$dir/disc.net" | awk '{ print $1 }' | sort -un); do
+      sl=$(path_sl "$sock" "$host" "$src" "$d") || { echo "saquery -p $src -> $d gave no SL" >&2; return 1; }
+      echo "dlid $d $sl"
+      echo "$src $d $sl" >>"$dir/queried"
+    done
     # ... and the first CA's own SL, from the second (layered puts any LID on any SL).
     sl=$(path_sl "$sock" "$host" "${lids[1]}" "$src") || { echo "saquery -p ${lids[1]} -> $src gave no SL" >&2; return 1; }
     ((large)) || echo "dlid $src $sl"
@@ -251,9 +259,9 @@ PY
   "$FTCLOS" audit "$dir/disc.net" "$dir/lfts.txt" --guid2lid "$dir/guid2lid" --sl "$sl_file" \
     --sl2vl "$dir/sl2vl.txt" >"$dir/audit.txt" 2>&1 || rc=$?
   if [ "$rc" -ne 0 ] || ! grep -qx "unreachable: 0" "$dir/audit.txt" || ! grep -qx "loops: 0" "$dir/audit.txt" ||
-    ! grep -qx "credit loops: 0" "$dir/audit.txt"; then
+    ! grep -qx "credit loops: 0" "$dir/audit.txt" || ! grep -qx "credit loops with switches' own routes: 0" "$dir/audit.txt"; then
     echo "audit of the read-back tables (exit $rc):"
-    grep -E "^(unreachable|loops|credit loops|VLs used|  e\.g\.)" "$dir/audit.txt" | head -6
+    grep -E "^(unreachable|loops|credit loops|VLs used|  e\.g\.)" "$dir/audit.txt" | head -8
     return 1
   fi
   "$FTCLOS" audit "$dir/disc.net" "$dir/expected.dump" --sl "$dir/expected.sl" >"$dir/audit-offline.txt" 2>&1 ||
@@ -263,9 +271,10 @@ PY
     "VLs used: "*,*) ;;
     *) echo "the scheme sends on one VL only here ($vls): nothing to check"; return 1 ;;
   esac
-  # The rows: SL k -> VL k below the routing's SL count, VL 0 (qos_sl2vl's) above.
+  # The rows: SL k -> VL k below the routing's SL count (the highest SL of any
+  # LID, switch LIDs included: PMA traffic), VL 0 (qos_sl2vl's) above.
   local sls
-  sls=$(($(sed -n 's/.*(SLs \(.*\))$/\1/p' <<<"$vls" | tr ',' '\n' | sort -n | tail -1) + 1))
+  sls=$(($(awk '$1 == "dlid" { print $3 }' "$dir/expected.sl" | sort -n | tail -1) + 1))
   if ! awk -F'|' -v sls="$sls" '/^ports:/ { for (sl = 0; sl < 16; ++sl) if ($(sl + 2) + 0 != (sl < sls ? sl : 0)) {
          print "SL2VL row not the plugin'"'"'s (" sls " SLs): " $0; bad = 1; exit } }
        END { exit bad }' "$dir/sl2vl.txt"; then

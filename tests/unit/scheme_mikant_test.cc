@@ -173,12 +173,14 @@ TEST(SchemeMikant, EveryPairOnThePapersMinimalPaths) {
   }
 }
 
-TEST(SchemeMikant, SlIsTheDestinationGroupOnEveryLid) {
+// Switch LIDs whose routes from hostless switches would close a credit loop
+// on their group's SL go on SLs of their own (SwitchTraffic checks the loops).
+TEST(SchemeMikant, SlIsTheDestinationGroupOnEveryCaLid) {
   const Routed r(must(generate_mikant(3, 3)), 2);
   ASSERT_EQ(r.routing.dest_sl.size(), r.lids.max_lid + 1u);
   for (int lid = 1; lid <= r.lids.max_lid; ++lid) {
     const int owner = r.lids.owner[lid];
-    if (owner >= 0) {
+    if (owner >= 0 && !r.fabric.node(owner).is_switch()) {
       EXPECT_EQ(r.routing.dest_sl[lid], r.labels().group[owner]) << "LID " << lid;
     }
   }
@@ -243,7 +245,7 @@ TEST(SchemeMikant, ChannelDependenciesAcyclicPerSl) {
     SCOPED_TRACE(fmt::format("MiKANT({}, {})", k, n));
     const Routed r(must(generate_mikant(k, n)));
     const Dependencies per_group = dependencies(r, false, true);
-    EXPECT_EQ(per_group.size(), 2u);
+    EXPECT_GE(per_group.size(), 2u);  // the groups', and switch LIDs' own where they need one
     for (const auto& [sl, edges] : per_group) EXPECT_FALSE(has_cycle(edges)) << "SL " << sl;
     EXPECT_FALSE(has_cycle(dependencies(r, true, true).at(0)));
   }

@@ -126,8 +126,8 @@ constexpr SchemeEntry kSchemes[] = {
      .auto_challenges = "updown-star",
      .make = make_layered_scheme},
     {.name = "torus",
-     .fabrics = "torus, mesh (1 to 3 dimensions, every grid cable present); SL = the destination's half of each "
-                "ring of 5 or more (2^rings VLs; 4x4 tori and hypercubes 1)",
+     .fabrics = "torus, mesh (1 to 3 dimensions, every grid cable present); SL = 1 + the destination's half of each "
+                "ring of 5 or more (2^rings VLs from VL 1, 4x4 tori and hypercubes 1; VL 0 left to multicast)",
      .lmc = "0",
      .path_bits = "0",
      .guarantee = "dimension-order routing, the shorter way round (ties by the destination's parity), a dateline "

@@ -13,9 +13,12 @@
 // last coordinate onward, the - cable below its first), so that half's
 // channel dependencies in the ring form no cycle; a packet keeps its VL
 // through a ring and moves from a lower to a higher dimension only, so no
-// VL holds a credit loop. The SL is the destination's half bits over the
-// rings of 5 or more, SL k on VL k: 2^rings VLs (torus-2QoS needs 2 with
-// SL2VL tables per port; SL k on VL k is what the plugin programs). Smaller
+// VL holds a credit loop. The SL is 1 + the destination's half bits over
+// the rings of 5 or more, SL k on VL k: 2^rings VLs from VL 1 (torus-2QoS
+// needs 2 with SL2VL tables per port; SL k on VL k is what the plugin
+// programs). VL 0 is left to the multicast trees (SL 0, paths/mcast_tree.h):
+// they hang down an order dimension order does not keep, and on a shared VL
+// they close credit loops with its routes (mcast_tree_test.cc). Smaller
 // rings need none: a ring of 3 is crossed in one hop, and in a ring of 4 a
 // packet crosses two links only toward the coordinate 2 away, the + way to
 // even and the - way to odd coordinates, so + link p leads on only where
@@ -32,6 +35,8 @@
 
 namespace ftclos {
 namespace {
+
+constexpr uint8_t kFirstSl = 1;  // SL 0 (VL 0) carries the multicast trees alone
 
 // The rings that need a dateline: 5 switches and more.
 std::vector<int> dateline_dims(const TorusLabels& grid) {
@@ -92,10 +97,10 @@ class TorusScheme : public Scheme {
     const TorusLabels& grid = *input.detection.torus;
     const std::vector<int> datelines = dateline_dims(grid);
     const int vls = 1 << datelines.size();
-    if (vls > input.data_vls)
-      return Status::Error(fmt::format("torus: the {} needs {} VLs (a dateline per ring of 5 or more), the ports "
-                                       "offer {}",
-                                       grid.shape_text(), vls, input.data_vls));
+    if (vls + 1 > input.data_vls)
+      return Status::Error(fmt::format("torus: the {} needs {} VLs ({} for the datelines of its rings of 5 or more, "
+                                       "VL 0 for multicast), the ports offer {}",
+                                       grid.shape_text(), vls + 1, vls, input.data_vls));
     std::vector<int> switch_at(grid.switches(), -1);
     for (int x = 0; x < fabric.size(); ++x)
       if (fabric.node(x).is_switch() && grid.index[x] >= 0) switch_at[grid.index[x]] = x;
@@ -105,7 +110,7 @@ class TorusScheme : public Scheme {
     routing.path_bits.assign(fabric.size(), 0);
     routing.lfts.port.resize(fabric.size());
     for (int x : switch_at) routing.lfts.port[x].assign(input.lids.max_lid + 1, kNoPath);
-    std::vector<uint8_t> sl(input.lids.max_lid + 1, 0);
+    std::vector<uint8_t> sl(input.lids.max_lid + 1, kFirstSl);
     const std::vector<Exit> exits = exits_by_lid(fabric, input.lids);
     for (int lid = 1; lid < static_cast<int>(exits.size()); ++lid) {
       const Exit exit = exits[lid];
@@ -113,7 +118,7 @@ class TorusScheme : public Scheme {
       const int to = grid.index[exit.target];
       for (size_t bit = 0; bit < datelines.size(); ++bit) {
         const int dim = datelines[bit], n = grid.dims[dim];
-        if (grid.coord(to, dim) >= (n + 1) / 2) sl[lid] |= 1 << bit;
+        if (grid.coord(to, dim) >= (n + 1) / 2) sl[lid] += 1 << bit;
       }
       for (int from = 0; from < static_cast<int>(switch_at.size()); ++from) {
         uint8_t& entry = routing.lfts.port[switch_at[from]][lid];
@@ -130,11 +135,11 @@ class TorusScheme : public Scheme {
         }
       }
     }
-    routing.dest_sl = vls > 1 ? std::move(sl) : std::vector<uint8_t>{};
-    routing.notes.push_back(fmt::format("dimension-order routing on the {}: SL per destination LID from its half "
-                                        "of each ring of 5 or more, SL k on VL k: {} VL{} of {}{}",
-                                        grid.shape_text(), vls, vls == 1 ? "" : "s", input.data_vls,
-                                        vls > 1 ? " (enable qos)" : ""));
+    routing.dest_sl = std::move(sl);
+    routing.notes.push_back(fmt::format("dimension-order routing on the {}: SL per destination LID, 1 + its half "
+                                        "of each ring of 5 or more, SL k on VL k: {} VL{} of {} from VL 1, VL 0 "
+                                        "left to multicast (enable qos)",
+                                        grid.shape_text(), vls, vls == 1 ? "" : "s", input.data_vls));
     routing.summary = fmt::format("dimension order on {} VL{}", vls, vls == 1 ? "" : "s");
     return routing;
   }

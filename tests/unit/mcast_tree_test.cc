@@ -154,6 +154,27 @@ TEST(McastTree, LayeredUnicastClosesNoCreditLoopWithTreesFromAnyRoot) {
   }
 }
 
+// The torus scheme's dimension-order routes keep no switch order either:
+// trees from any root, down the order unicast_order gives it, must close no
+// credit loop with its unicast on the VLs its SLs take.
+TEST(McastTree, TorusUnicastClosesNoCreditLoopWithTreesFromAnyRoot) {
+  for (Fabric fabric : {generated(generate_torus(4, 4, 2)), generated(generate_ring(8, 2)),
+                        generated(generate_torus(6, 5, 1))}) {
+    const Routed routed = route_fabric(*make_torus_scheme(), std::move(fabric), 0);
+    ASSERT_TRUE(routed.status.ok()) << routed.status.message();
+    const SwitchOrder order = order_of(routed, "torus");
+    std::vector<McastForwarding> tables;
+    for (int mlid = 0xC000; mlid < 0xC000 + routed.fabric.count(NodeType::kSwitch); ++mlid) {
+      const Result<McastTree> tree = build_mcast_tree(routed.fabric, order, members(routed.fabric, 0, 1), mlid);
+      ASSERT_TRUE(tree.ok()) << tree.status().message();
+      tables.push_back(tree->forwarding);
+    }
+    const Correctness c = audit(routed, tables);
+    EXPECT_EQ(c.unreachable + c.loops, 0);
+    EXPECT_EQ(c.credit_loops, 0) << ::testing::PrintToString(c.examples);
+  }
+}
+
 // A tree that ignores the order, turning from down to up at the ring's
 // bottom switch, closes a credit loop with the unicast routes; ours, on the
 // same routing, does not.

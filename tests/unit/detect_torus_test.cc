@@ -64,18 +64,8 @@ TEST_P(TorusDetection, SaysTheShapeAndGivesEverySwitchItsCoordinates) {
 Fabric mesh_5x4() {
   Fabric fabric = generated(generate_torus(5, 4, 1));
   // The generator's switch (i, j) is S-(j*5+i); its wrap cables join i=4 to 0 and j=3 to 0.
-  for (int j = 0; j < 4; ++j)
-    for (const Port& port : fabric.node(*fabric.find(fmt::format("S-{}", j * 5 + 4))).ports)
-      if (port.peer.valid() && fabric.node(port.peer.node).name == fmt::format("S-{}", j * 5)) {
-        fabric.disconnect(port.peer);
-        break;
-      }
-  for (int i = 0; i < 5; ++i)
-    for (const Port& port : fabric.node(*fabric.find(fmt::format("S-{}", 15 + i))).ports)
-      if (port.peer.valid() && fabric.node(port.peer.node).name == fmt::format("S-{}", i)) {
-        fabric.disconnect(port.peer);
-        break;
-      }
+  for (int j = 0; j < 4; ++j) fabric = without_cable(fabric, fmt::format("S-{}", j * 5 + 4), fmt::format("S-{}", j * 5));
+  for (int i = 0; i < 5; ++i) fabric = without_cable(fabric, fmt::format("S-{}", 15 + i), fmt::format("S-{}", i));
   return fabric;
 }
 
@@ -94,13 +84,8 @@ INSTANTIATE_TEST_SUITE_P(
 // One cable of a 4x4 torus lost: still the torus, degraded, and the lost
 // cable named by the two coordinates it should join.
 TEST(TorusDetectionDegraded, NamesTheLostCableByItsCoordinates) {
-  Fabric fabric = generated(generate_torus(4, 4, 2));
+  const Fabric fabric = without_cable(generated(generate_torus(4, 4, 2)), "S-5", "S-6");
   const int s5 = *fabric.find("S-5"), s6 = *fabric.find("S-6");
-  for (const Port& port : fabric.node(s5).ports)
-    if (port.peer.node == s6) {
-      fabric.disconnect(port.peer);
-      break;
-    }
   const Detection detection = detect(fabric);
   ASSERT_TRUE(detection.torus) << family_summary(detection);
   EXPECT_EQ(family_summary(detection), "torus 4x4 (degraded)");

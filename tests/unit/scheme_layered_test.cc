@@ -36,11 +36,6 @@ const FabricCase kFabrics[] = {
     {"ft8_2_leaf_cables", [] { return with_level_cables(generated(generate_ftree(8, 2)), 3, 1); }},
 };
 
-Correctness audit(const Routed& routed, std::vector<uint8_t> sls) {
-  return check_correctness(
-      {routed.fabric, routed.detection.levels, routed.lids, routed.routing.lfts, {}, std::move(sls), {}});
-}
-
 int vls_used(const Routing& routing) {
   return routing.dest_sl.empty() ? 1 : 1 + *std::ranges::max_element(routing.dest_sl);
 }
@@ -54,13 +49,7 @@ class LayeredOnIrregular : public ::testing::TestWithParam<FabricCase> {};
 TEST_P(LayeredOnIrregular, DeliversEveryPairWithoutCreditLoopsOnAnyVl) {
   const Routed routed = route_fabric(*make_layered_scheme(), GetParam().make(), 0);
   ASSERT_TRUE(routed.status.ok()) << routed.status.message();
-  const int cas = routed.fabric.count(NodeType::kCa);
-  const Correctness c = audit(routed, routed.routing.dest_sl);
-  EXPECT_EQ(c.pairs, long{cas} * (cas - 1));
-  EXPECT_EQ(c.unreachable, 0) << ::testing::PrintToString(c.examples);
-  EXPECT_EQ(c.loops, 0) << ::testing::PrintToString(c.examples);
-  EXPECT_EQ(c.credit_loops, 0) << ::testing::PrintToString(c.examples);
-  EXPECT_EQ(c.non_minimal, 0) << "every route is a shortest path";
+  const Correctness c = expect_shortest_and_deadlock_free_on_its_sls(routed);
   EXPECT_LE(vls_used(routed.routing), kDefaultDataVls);
   EXPECT_EQ(c.vls_used, (1u << vls_used(routed.routing)) - 1) << "the layers are 0 .. n-1, each used";
   EXPECT_TRUE(notes_mention(routed.routing, "VL")) << ::testing::PrintToString(routed.routing.notes);
@@ -73,7 +62,7 @@ TEST_P(LayeredOnIrregular, OnOneVlTheSameTablesCloseCreditLoopsWhereItLayers) {
   const Routed routed = route_fabric(*make_layered_scheme(), GetParam().make(), 0);
   ASSERT_TRUE(routed.status.ok()) << routed.status.message();
   if (vls_used(routed.routing) == 1) GTEST_SKIP() << "one layer suffices here";
-  EXPECT_GT(audit(routed, {}).credit_loops, 0);
+  EXPECT_GT(audit_on_sls(routed, {}).credit_loops, 0);
 }
 
 // auto, given the worst-case measure, keeps layered exactly where its worst
@@ -102,7 +91,7 @@ TEST_P(LayeredOnIrregular, AutoKeepsTheLowerWorstCase) {
   EXPECT_EQ(chosen->chosen, best) << ::testing::PrintToString(chosen->notes);
   EXPECT_TRUE(notes_mention(*chosen, "worst-case contention")) << ::testing::PrintToString(chosen->notes);
   floor.routing = *chosen;
-  EXPECT_EQ(audit(floor, chosen->dest_sl).credit_loops, 0);
+  EXPECT_EQ(audit_on_sls(floor, chosen->dest_sl).credit_loops, 0);
 }
 
 INSTANTIATE_TEST_SUITE_P(Fabrics, LayeredOnIrregular, ::testing::ValuesIn(kFabrics),
@@ -162,7 +151,7 @@ TEST(LayeredVls, FewerVlsTakeTheFewestTurnsFirst) {
   EXPECT_EQ(vls_used(*fewer), 1);
   EXPECT_TRUE(notes_mention(*fewer, "fewest down-up turns")) << ::testing::PrintToString(fewer->notes);
   routed.routing = *fewer;
-  const Correctness c = audit(routed, {});
+  const Correctness c = audit_on_sls(routed, {});
   EXPECT_EQ(c.unreachable + c.loops + c.credit_loops + c.non_minimal, 0);
 }
 
@@ -192,7 +181,7 @@ TEST(LayeredVls, TooFewVlsTakeUpDownTreesOnSl0) {
       << ::testing::PrintToString(layered->notes);
   const int cas = routed.fabric.count(NodeType::kCa);
   routed.routing = *layered;
-  const Correctness c = audit(routed, layered->dest_sl);
+  const Correctness c = audit_on_sls(routed, layered->dest_sl);
   EXPECT_EQ(c.pairs, long{cas} * (cas - 1));
   EXPECT_EQ(c.unreachable + c.loops + c.credit_loops, 0) << ::testing::PrintToString(c.examples);
   expect_switch_lids_reachable(routed);
@@ -217,7 +206,7 @@ TEST_P(LayeredOnIrregular, OnOneOrTwoVlsStillDeliversEveryPairWithoutCreditLoops
     ASSERT_TRUE(layered.ok()) << vls << " VLs: " << layered.status().message();
     EXPECT_LE(vls_used(*layered), vls);
     routed.routing = *layered;
-    const Correctness c = audit(routed, layered->dest_sl);
+    const Correctness c = audit_on_sls(routed, layered->dest_sl);
     EXPECT_EQ(c.unreachable + c.loops + c.credit_loops, 0) << vls << " VLs: " << ::testing::PrintToString(c.examples);
     expect_switch_lids_reachable(routed);
   }
@@ -235,7 +224,7 @@ TEST(LayeredVls, FullLayersStopTheSearch) {
   EXPECT_TRUE(notes_mention(*layered, fmt::format("after {} in a row", kDeclinedInARow)))
       << ::testing::PrintToString(layered->notes);
   routed.routing = *layered;
-  const Correctness c = audit(routed, layered->dest_sl);
+  const Correctness c = audit_on_sls(routed, layered->dest_sl);
   EXPECT_EQ(c.unreachable + c.loops + c.credit_loops, 0) << ::testing::PrintToString(c.examples);
 }
 

@@ -20,11 +20,6 @@
 namespace ftclos {
 namespace {
 
-Correctness audit(const Routed& routed, std::vector<uint8_t> sls) {
-  return check_correctness(
-      {routed.fabric, routed.detection.levels, routed.lids, routed.routing.lfts, {}, std::move(sls), {}});
-}
-
 // The VLs the auditor finds the unicast routes on (SL k on VL k).
 int vls_used(const Correctness& c) { return std::popcount(c.vls_used); }
 
@@ -60,13 +55,7 @@ class TorusScheme : public ::testing::TestWithParam<TorusCase> {};
 TEST_P(TorusScheme, DeliversEveryPairOnShortestPathsWithoutCreditLoopsOnItsSls) {
   const Routed routed = route_fabric(*make_torus_scheme(), GetParam().make(), 0);
   ASSERT_TRUE(routed.status.ok()) << routed.status.message();
-  const int cas = routed.fabric.count(NodeType::kCa);
-  const Correctness c = audit(routed, routed.routing.dest_sl);
-  EXPECT_EQ(c.pairs, long{cas} * (cas - 1));
-  EXPECT_EQ(c.unreachable, 0) << ::testing::PrintToString(c.examples);
-  EXPECT_EQ(c.loops, 0) << ::testing::PrintToString(c.examples);
-  EXPECT_EQ(c.credit_loops, 0) << ::testing::PrintToString(c.examples);
-  EXPECT_EQ(c.non_minimal, 0) << "every route is a shortest path";
+  const Correctness c = expect_shortest_and_deadlock_free_on_its_sls(routed);
   EXPECT_EQ(vls_used(c), GetParam().vls);
   EXPECT_FALSE(c.vls_used & 1) << "VL 0 is left to multicast";
   expect_switch_lids_reachable(routed);
@@ -78,7 +67,7 @@ TEST_P(TorusScheme, OnOneVlTheSameTablesCloseCreditLoops) {
   const Routed routed = route_fabric(*make_torus_scheme(), GetParam().make(), 0);
   ASSERT_TRUE(routed.status.ok()) << routed.status.message();
   if (GetParam().vls == 1) GTEST_SKIP() << "rings of 3 and 4: no dependency chain round a ring";
-  EXPECT_GT(audit(routed, {}).credit_loops, 0);
+  EXPECT_GT(audit_on_sls(routed, {}).credit_loops, 0);
 }
 
 INSTANTIATE_TEST_SUITE_P(Fabrics, TorusScheme, ::testing::ValuesIn(kTori),
@@ -92,7 +81,7 @@ TEST(TorusWorstCase, FourOnTheFourByFourTorusAndAutoTakesIt) {
   const Routed layered = route_fabric(*make_layered_scheme(), generated(generate_torus(4, 4, 2)), 0);
   ASSERT_TRUE(torus.status.ok() && layered.status.ok());
   EXPECT_LE(worst_case(torus), 4);
-  EXPECT_EQ(vls_used(audit(torus, torus.routing.dest_sl)), 1);
+  EXPECT_EQ(vls_used(audit_on_sls(torus, torus.routing.dest_sl)), 1);
   EXPECT_LT(worst_case(torus), worst_case(layered));
   const WorstCaseMeasure measure = exact_worst_case_measure();
   RoutingInput input = torus.input();
@@ -105,13 +94,7 @@ TEST(TorusWorstCase, FourOnTheFourByFourTorusAndAutoTakesIt) {
 // A lost cable leaves dimension order no way round: the scheme refuses and
 // says why; auto routes the fabric with another scheme.
 TEST(TorusRefuses, ATorusWithALostCable) {
-  Fabric fabric = generated(generate_torus(4, 4, 2));
-  const int s5 = *fabric.find("S-5"), s6 = *fabric.find("S-6");
-  for (const Port& port : fabric.node(s5).ports)
-    if (port.peer.node == s6) {
-      fabric.disconnect(port.peer);
-      break;
-    }
+  const Fabric fabric = without_cable(generated(generate_torus(4, 4, 2)), "S-5", "S-6");
   const Routed routed = route_fabric(*make_torus_scheme(), fabric, 0);
   EXPECT_FALSE(routed.status.ok());
   EXPECT_NE(routed.status.message().find("1 cable out of place"), std::string::npos) << routed.status.message();

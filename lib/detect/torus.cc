@@ -86,7 +86,7 @@ int grid_cables(const TorusLabels& grid) {
 // Grid shapes of `switches` switches in 1 to 3 dimensions (a ring at least
 // 3 long, a path at least 2), largest dimension first and rings before
 // paths of the same length, whose cable count is within `budget` of
-// `cables`: the closest first, then the fewest dimensions.
+// `cables`: the closest first, then the fewest dimensions, then the most rings.
 std::vector<TorusLabels> shapes(int switches, int cables, int budget) {
   std::vector<TorusLabels> found;
   auto add = [&](std::vector<int> dims) {
@@ -112,8 +112,10 @@ std::vector<TorusLabels> shapes(int switches, int cables, int budget) {
       else if (c >= 2 && c <= b) add({a, b, c});
     }
   }
+  // Then the more rings: a torus that lost cables before a mesh with cables
+  // too many, where both are as far off.
   std::ranges::stable_sort(found, {}, [&](const TorusLabels& grid) {
-    return std::tuple(std::abs(grid_cables(grid) - cables), grid.dims.size());
+    return std::tuple(std::abs(grid_cables(grid) - cables), grid.dims.size(), -grid_cables(grid));
   });
   return found;
 }

@@ -98,6 +98,17 @@ TEST(TorusDetectionDegraded, NamesTheLostCableByItsCoordinates) {
   EXPECT_NE(lost.detail.find(coords[s6]), std::string::npos) << lost.detail;
 }
 
+// Two cables lost from a 5x4 torus fit a mesh in one dimension with two
+// cables too many as well: the torus that lost them is taken.
+TEST(TorusDetectionDegraded, LostCablesBeforeAMeshWithCablesTooMany) {
+  const Fabric fabric = without_cable(without_cable(generated(generate_torus(5, 4, 1)), "S-5", "S-9"), "S-10", "S-14");
+  const Detection detection = detect(fabric);
+  ASSERT_TRUE(detection.torus) << family_summary(detection);
+  EXPECT_EQ(family_summary(detection), "torus 5x4 (degraded)");
+  ASSERT_EQ(detection.deviations().size(), 2u);
+  for (const Deviation& d : detection.deviations()) EXPECT_EQ(d.kind, Deviation::Kind::kMissingCable) << d.detail;
+}
+
 TEST(TorusDetectionRefuses, ADragonflyIsNoTorus) {
   const Detection detection = detect(generated(generate_dragonfly(5, 3, 2)));
   EXPECT_FALSE(detection.torus) << family_summary(detection);

@@ -83,11 +83,52 @@ int grid_cables(const TorusLabels& grid) {
   return cables;
 }
 
+// How many switches lie 0, 1, 2, ... hops from `from`.
+std::vector<int> distance_counts(const std::vector<std::vector<int>>& adj, int from) {
+  std::vector<int> hops(adj.size(), -1), counts;
+  std::vector<int> queue{from};
+  hops[from] = 0;
+  for (size_t i = 0; i < queue.size(); ++i) {
+    const int v = queue[i];
+    if (hops[v] >= static_cast<int>(counts.size())) counts.resize(hops[v] + 1);
+    ++counts[hops[v]];
+    for (int w : adj[v])
+      if (hops[w] < 0) hops[w] = hops[v] + 1, queue.push_back(w);
+  }
+  return counts;
+}
+
+// The same for the grid's index 0: hops add up over the dimensions.
+std::vector<int> grid_distance_counts(const TorusLabels& grid) {
+  std::vector<int> counts{1};
+  for (size_t k = 0; k < grid.dims.size(); ++k) {
+    const int n = grid.dims[k];
+    std::vector<int> next(counts.size() + n, 0);
+    for (int c = 0; c < n; ++c) {
+      const int hops = grid.wraps[k] ? std::min(c, n - c) : c;
+      for (size_t d = 0; d < counts.size(); ++d) next[d + hops] += counts[d];
+    }
+    while (!next.empty() && next.back() == 0) next.pop_back();
+    counts = std::move(next);
+  }
+  return counts;
+}
+
+int counts_apart(const std::vector<int>& a, const std::vector<int>& b) {
+  int apart = 0;
+  for (size_t d = 0; d < std::max(a.size(), b.size()); ++d)
+    apart += std::abs((d < a.size() ? a[d] : 0) - (d < b.size() ? b[d] : 0));
+  return apart;
+}
+
 // Grid shapes of `switches` switches in 1 to 3 dimensions (a ring at least
 // 3 long, a path at least 2), largest dimension first and rings before
 // paths of the same length, whose cable count is within `budget` of
-// `cables`: the closest first, then the fewest dimensions, then the most rings.
-std::vector<TorusLabels> shapes(int switches, int cables, int budget) {
+// `cables`: the closest first, then the fewest dimensions, then those whose
+// corner (any switch of a torus) sees the others at the hops `from_corner`
+// counts (a fabric of 576 switches fits a dozen 3-ring shapes by its cable
+// count alone, each a long search to refuse), then the most rings.
+std::vector<TorusLabels> shapes(int switches, int cables, int budget, const std::vector<int>& from_corner) {
   std::vector<TorusLabels> found;
   auto add = [&](std::vector<int> dims) {
     const int d = static_cast<int>(dims.size());
@@ -112,10 +153,11 @@ std::vector<TorusLabels> shapes(int switches, int cables, int budget) {
       else if (c >= 2 && c <= b) add({a, b, c});
     }
   }
-  // Then the more rings: a torus that lost cables before a mesh with cables
+  // The more rings last: a torus that lost cables before a mesh with cables
   // too many, where both are as far off.
   std::ranges::stable_sort(found, {}, [&](const TorusLabels& grid) {
-    return std::tuple(std::abs(grid_cables(grid) - cables), grid.dims.size(), -grid_cables(grid));
+    return std::tuple(std::abs(grid_cables(grid) - cables), grid.dims.size(),
+                      counts_apart(grid_distance_counts(grid), from_corner), -grid_cables(grid));
   });
   return found;
 }
@@ -239,10 +281,11 @@ std::optional<TorusFit> fit_torus(const Fabric& fabric, int max_deviations) {
   std::vector<int> roots(switches);
   for (int i = 0; i < switches; ++i) roots[i] = i;
   std::ranges::stable_sort(roots, {}, [&](int v) { return g.adj[v].size(); });  // a mesh's corner first
+  const std::vector<int> from_corner = distance_counts(g.adj, roots.front());
   long work = kSearchWork;
   // Fewest deviations first: an intact torus embeds at budget 0.
   for (int budget = 0; budget <= max_deviations; ++budget) {
-    for (TorusLabels& grid : shapes(switches, g.cables, budget)) {
+    for (TorusLabels& grid : shapes(switches, g.cables, budget, from_corner)) {
       Embedding embedding(g, grid, budget, work);
       for (int root : roots) {
         if (work < 0) return std::nullopt;

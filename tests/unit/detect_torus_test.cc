@@ -77,6 +77,8 @@ INSTANTIATE_TEST_SUITE_P(
                       TorusCase{"torus6x4", [] { return generated(generate_torus(6, 4, 1)); }, "torus 6x4"},
                       TorusCase{"torus3x4x5", [] { return generated(generate_torus(3, 4, 1, 5)); }, "torus 5x4x3"},
                       TorusCase{"torus4x4x4", [] { return generated(generate_torus(4, 4, 1, 4)); }, "torus 4x4x4"},
+                      // A dozen 3-ring shapes of 576 switches have its cable count.
+                      TorusCase{"torus12x8x6", [] { return generated(generate_torus(12, 8, 0, 6)); }, "torus 12x8x6"},
                       TorusCase{"hypercube5", [] { return generated(generate_hypercube(5, 1)); }, "torus 4x4x2 ring=1,1,0"},
                       TorusCase{"mesh5x4", mesh_5x4, "mesh 5x4"}),
     [](const auto& info) { return info.param.name; });

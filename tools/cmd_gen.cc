@@ -21,7 +21,7 @@ namespace {
 
 struct GenOptions {
   int n = 0, m = 0, r = 0, ports = 0, levels = 0, k = 0, h = 0, radix = 0, leaves = 0;
-  int switches = 0, x = 0, y = 0, dimensions = 0, groups = 0, hosts = 0;
+  int switches = 0, x = 0, y = 0, z = 1, dimensions = 0, groups = 0, hosts = 0;
   std::vector<int> pgft_m, pgft_w, pgft_p;
   SuperpodParams superpod;
   bool no_aggregation_nodes = false;
@@ -230,12 +230,14 @@ void add_gen(CLI::App& app) {
                          false));
   });
 
-  CLI::App* torus = add_family(*gen, "torus", "a 2D torus of switches, hosts on each", *o);
+  CLI::App* torus = add_family(*gen, "torus", "a 2D or 3D torus of switches, hosts on each", *o);
   torus->add_option("--x", o->x, "switches along x (at least 3)")->required();
   torus->add_option("--y", o->y, "switches along y (at least 3)")->required();
+  torus->add_option("--z", o->z, "switches along z (at least 3; 1, the default: a 2D torus)");
   torus->add_option("--hosts", o->hosts, "hosts per switch")->required()->check(kNonNegative);
   torus->callback([o] {
-    set_exit_code(finish(fmt::format("torus {}x{}", o->x, o->y), generate_torus(o->x, o->y, o->hosts), *o, false));
+    const std::string shape = o->z == 1 ? fmt::format("{}x{}", o->x, o->y) : fmt::format("{}x{}x{}", o->x, o->y, o->z);
+    set_exit_code(finish("torus " + shape, generate_torus(o->x, o->y, o->hosts, o->z), *o, false));
   });
 
   CLI::App* cube = add_family(*gen, "hypercube", "a hypercube of 2^d switches, hosts on each", *o);

@@ -32,6 +32,8 @@ std::string_view family_name(Family family) {
     case Family::kMikant: return "mikant";
     case Family::kRfc: return "rfc";
     case Family::kFoldedClos: return "folded-clos";
+    case Family::kTorus: return "torus";
+    case Family::kMesh: return "mesh";
     case Family::kAnyFabric: return "any-fabric";
   }
   return "?";
@@ -195,6 +197,24 @@ bool fits_better(const Detection& a, const Detection& b) {
   return score(a) < score(b);
 }
 
+// A torus or mesh within plausible()'s cable deviations (no lost switch:
+// the grid would have a hole the search does not place).
+void add_torus_family(const Fabric& fabric, Detection& out) {
+  std::optional<TorusFit> fit = fit_torus(fabric, std::max(1, fabric.switch_links() / 8));
+  if (!fit) return;
+  TorusLabels& labels = fit->labels;
+  const bool wraps = std::ranges::find(labels.wraps, true) != labels.wraps.end();
+  std::vector<FamilyParam> params{{"dims", labels.dims, true, true}};
+  if (wraps && std::ranges::find(labels.wraps, false) != labels.wraps.end()) {
+    std::vector<int> ring;
+    for (bool wrap : labels.wraps) ring.push_back(wrap);
+    params.push_back({"ring", ring, true});
+  }
+  out.families.push_back({wraps ? Family::kTorus : Family::kMesh, std::move(params), std::move(fit->deviations),
+                          torus_coords(fabric, labels)});
+  out.torus = std::move(labels);
+}
+
 }  // namespace
 
 Detection detect(const Fabric& fabric, const HostHints& hints) {
@@ -215,6 +235,7 @@ Detection detect(const Fabric& fabric, const HostHints& hints) {
   best.star = choose_star_roots(fabric, best.levels, hints);
   if (best.families.empty()) {
     best.not_clos_reason = std::exchange(best.unknown_reason, {});
+    add_torus_family(fabric, best);
     best.families.push_back({Family::kAnyFabric,
                              {{"switches", {fabric.count(NodeType::kSwitch)}},
                               {"roots", {static_cast<int>(best.star.roots.size())}}},

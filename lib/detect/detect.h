@@ -13,6 +13,7 @@
 #include "detect/levels.h"
 #include "detect/mikant.h"
 #include "detect/star_roots.h"
+#include "detect/torus.h"
 #include "detect/xgft.h"
 
 namespace ftclos {
@@ -21,14 +22,17 @@ struct FamilyParam {
   std::string key;
   std::vector<int> values;
   bool is_list = false;  // pgft's m/w/p are lists, the others numbers
+  bool is_shape = false; // a torus's dims: people read "4x4", not "dims=4,4"
 };
 
 /// The families recognition knows, most specific first; kAnyFabric is what a
 /// connected fabric of none of the others is (ring, torus, cables inside a
-/// level, vendor chassis of chassis): the up*/down* floor routes it.
-enum class Family : uint8_t { kFtree, kKary, kClos2, kPgft, kMikant, kRfc, kFoldedClos, kAnyFabric };
+/// level, vendor chassis of chassis): the up*/down* floor routes it. A torus
+/// or mesh (detect/torus.h) is an any-fabric too, listed before it.
+enum class Family : uint8_t { kFtree, kKary, kClos2, kPgft, kMikant, kRfc, kFoldedClos, kTorus, kMesh, kAnyFabric };
 
-/// "ftree", "kary", "clos2", "pgft", "mikant", "rfc", "folded-clos", "any-fabric".
+/// "ftree", "kary", "clos2", "pgft", "mikant", "rfc", "folded-clos", "torus",
+/// "mesh", "any-fabric".
 std::string_view family_name(Family family);
 
 struct FamilyMatch {
@@ -50,6 +54,7 @@ struct Detection {
   bool updown_routable = false;       // every pair of leaves has a common ancestor
   std::optional<XgftLabels> xgft;     // the labels schemes route by, when a PGFT fits
   std::optional<MikantLabels> mikant;
+  std::optional<TorusLabels> torus;    // the grid DOR routes by, when a torus or mesh fits
   std::vector<int> management_leaves;  // thin leaves the tree was fitted without (detect/management_leaves.h)
   std::vector<Deviation> slow_by_design;  // slow host cables that are no deviation (detect/slow_links.h)
 

@@ -16,7 +16,8 @@ namespace ftclos {
 std::string params_text(const FamilyMatch& family) {
   std::string text;
   for (const FamilyParam& p : family.params)
-    text += fmt::format("{}{}={}", text.empty() ? "" : " ", p.key, fmt::join(p.values, ","));
+    text += p.is_shape ? fmt::format("{}{}", text.empty() ? "" : " ", fmt::join(p.values, "x"))
+                       : fmt::format("{}{}={}", text.empty() ? "" : " ", p.key, fmt::join(p.values, ","));
   return text;
 }
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <set>
 #include <chrono>
 #include <memory>
 #include <sstream>
@@ -268,10 +269,12 @@ class SweepRun {
                        routing_worst_case(in_.fabric, s.detection.levels, in_.lids, s.routing));
   }
 
-  // The VLs the routing's SLs take (SL k on VL k), where it uses more than one.
+  // The VLs the routing's SLs take (SL k on VL k), where it sets SLs: as
+  // many as distinct SLs (torus leaves SL 0 to multicast).
   static std::string vls(const Routing& routing) {
     if (routing.dest_sl.empty()) return "";
-    return fmt::format(" on {} VLs", 1 + *std::ranges::max_element(routing.dest_sl));
+    const std::set<uint8_t> sls(routing.dest_sl.begin(), routing.dest_sl.end());
+    return fmt::format(" on {} VL{}", sls.size(), sls.size() == 1 ? "" : "s");
   }
 
   std::string churn() const {

@@ -44,12 +44,12 @@ Result<Fabric> generate_mikant(int k, int levels);
 Result<Fabric> generate_rfc(int radix, int leaves, int levels, uint64_t seed);
 
 /// Direct networks (gen/generate_direct.cc): every switch carries `hosts`
-/// hosts. A ring of `switches` (at least 3); an x-by-y 2D torus (each at
-/// least 3); a hypercube of 2^dimensions switches; a dragonfly-like fabric of
+/// hosts. A ring of `switches` (at least 3); an x-by-y 2D torus, or with
+/// z > 1 an x-by-y-by-z 3D torus (each at least 3); a hypercube of 2^dimensions switches; a dragonfly-like fabric of
 /// `groups` groups of `per_group` switches cabled all-to-all, every pair of
 /// groups joined by one global cable, spread over the groups' switches.
 Result<Fabric> generate_ring(int switches, int hosts);
-Result<Fabric> generate_torus(int x, int y, int hosts);
+Result<Fabric> generate_torus(int x, int y, int hosts, int z = 1);
 Result<Fabric> generate_hypercube(int dimensions, int hosts);
 Result<Fabric> generate_dragonfly(int groups, int per_group, int hosts);
 

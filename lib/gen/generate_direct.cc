@@ -1,7 +1,7 @@
 // Direct networks: every switch carries hosts and cables go between
 // switches of equal standing, so there are no levels to route up and down
-// by (the up*/down* floor's fabrics, paths/updown_star.h). Ring, 2D torus,
-// hypercube and a dragonfly-like group fabric.
+// by (the up*/down* floor's fabrics, paths/updown_star.h). Ring, 2D and 3D
+// torus, hypercube and a dragonfly-like group fabric.
 //
 // Ports: a switch's hosts first (1..hosts), then its switch cables in the
 // order each generator lists. Names: switches `S-<index>` (the dragonfly:
@@ -73,18 +73,24 @@ Result<Fabric> generate_ring(int switches, int hosts) {
   return build("ring", plain_names(switches), hosts, neighbors);
 }
 
-Result<Fabric> generate_torus(int x, int y, int hosts) {
-  if (x < 3 || y < 3) return Status::Error(fmt::format("torus: each dimension needs at least 3 switches, got {}x{}", x, y));
-  if (Status status = check_size("torus", int64_t{x} * y, hosts, int64_t{hosts} + 4); !status.ok()) return status;
-  // Switch (i, j) is index j * x + i; each cable listed from its lower index.
-  std::vector<std::vector<int>> neighbors(x * y);
+Result<Fabric> generate_torus(int x, int y, int hosts, int z) {
+  if (x < 3 || y < 3 || z == 2 || z < 1)
+    return Status::Error(fmt::format("torus: each dimension needs at least 3 switches, got {}x{}{}", x, y,
+                                     z == 1 ? "" : fmt::format("x{}", z)));
+  if (Status status = check_size("torus", int64_t{x} * y * z, hosts, int64_t{hosts} + (z == 1 ? 4 : 6)); !status.ok())
+    return status;
+  // Switch (i, j, k) is index (k * y + j) * x + i; each cable listed from its lower index.
+  std::vector<std::vector<int>> neighbors(x * y * z);
   auto cable = [&](int a, int b) { neighbors[std::min(a, b)].push_back(std::max(a, b)); };
-  for (int j = 0; j < y; ++j)
-    for (int i = 0; i < x; ++i) {
-      cable(j * x + i, j * x + (i + 1) % x);
-      cable(j * x + i, ((j + 1) % y) * x + i);
-    }
-  return build("torus", plain_names(x * y), hosts, neighbors);
+  auto at = [&](int i, int j, int k) { return (k * y + j) * x + i; };
+  for (int k = 0; k < z; ++k)
+    for (int j = 0; j < y; ++j)
+      for (int i = 0; i < x; ++i) {
+        cable(at(i, j, k), at((i + 1) % x, j, k));
+        cable(at(i, j, k), at(i, (j + 1) % y, k));
+        if (z > 1) cable(at(i, j, k), at(i, j, (k + 1) % z));
+      }
+  return build("torus", plain_names(x * y * z), hosts, neighbors);
 }
 
 Result<Fabric> generate_hypercube(int dimensions, int hosts) {

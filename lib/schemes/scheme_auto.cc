@@ -6,9 +6,9 @@
 // strands), tables that leave pairs the cables join undelivered are passed
 // over too: auto never keeps a scheme that strands pairs while a later one
 // would not. A scheme that challenges the choice (SchemeEntry::
-// auto_challenges: layered against the up*/down* floor and MiKANT's own
-// routing) is routed too and
-// replaces it where its worst-case contention is lower: no estimate from the
+// auto_challenges: layered and torus against the up*/down* floor, layered
+// against MiKANT's own routing) is routed too and replaces the best so far
+// where its worst-case contention is lower: no estimate from the
 // detection ranks them (both route any fabric, the figures differ by fabric),
 // so both are measured, with the caller's RoutingInput::worst_case. A choice
 // that needs LMC > 0 (a source-class scheme) is weighed the same way against
@@ -53,8 +53,9 @@ Routing chosen(Routing routing, const SchemeEntry& entry, const std::vector<std:
 // lower worst case, its tables replace `held`'s.
 void challenge(const RoutingInput& input, std::pair<Routing, const SchemeEntry*>& held,
                std::vector<std::string>& passed_over) {
+  const std::string_view challenged = held.second->name;  // every challenger meets the best so far
   for (const SchemeEntry& entry : scheme_table()) {
-    if (!entry.challenges(held.second->name)) continue;
+    if (!entry.challenges(challenged)) continue;
     if (!input.worst_case) {
       passed_over.push_back(fmt::format("{}: no worst-case measure to weigh it against {}", entry.name, held.second->name));
       continue;

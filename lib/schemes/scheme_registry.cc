@@ -57,7 +57,7 @@ constexpr SchemeEntry kSchemes[] = {
      .auto_preference = 4,
      .auto_skips = degraded,
      .auto_tries_where = "the fabric is intact",
-     .auto_challenges = "updown",
+     .auto_challenges = {"updown"},
      .make = make_dmodk_scheme},
     {.name = "nonblocking",
      .fabrics = "ftree(n+m, r) with m >= n^2 (names Theorem 2 otherwise), recursive 3-level, "
@@ -125,6 +125,15 @@ constexpr SchemeEntry kSchemes[] = {
                   "up*/down* tree on SL 0",
      .auto_challenges = {"updown-star", "mikant"},
      .make = make_layered_scheme},
+    {.name = "torus",
+     .fabrics = "torus, mesh (1 to 3 dimensions, every grid cable present); SL = 1 + the destination's half of each "
+                "ring of 5 or more (2^rings VLs from VL 1, 4x4 tori and hypercubes 1; VL 0 left to multicast)",
+     .lmc = "0",
+     .path_bits = "0",
+     .guarantee = "dimension-order routing, the shorter way round (ties by the destination's parity), a dateline "
+                  "VL per ring half: deadlock-free",
+     .auto_challenges = {"updown-star"},
+     .make = make_torus_scheme},
 };
 
 // 1st, 2nd, 3rd, 4th, ..., 11th, 12th, 13th, ..., 21st.

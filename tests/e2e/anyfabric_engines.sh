@@ -1,21 +1,25 @@
 #!/usr/bin/env bash
-# Fabrics that are no folded Clos (issue #13): a ring, a 2D torus, a
+# Fabrics that are no folded Clos (issues #13, #35): a ring, a 2D torus, a
 # hypercube, a fat tree with cables inside a level, a dragonfly-like group
 # fabric, and (with FTCLOS_E2E_RHINO10K=1, minutes) ibutils'
-# RhinoBased10K. Offline, the up*/down* floor and the layered scheme are
-# routed and audited with their SLs (worst case, VLs; printed), and `route
-# --scheme auto` must exit 0 and take layered exactly where its worst case
-# is the lower. In ibsim, stock OpenSM with the osmftclos plugin (scheme
-# auto, qos TRUE) must configure every switch; the LFTs read back with
-# dump_lfts, with the SLs the plugin answers in PathRecords (`route --sl` on
-# OpenSM's LIDs; plugin_sl2vl.sh checks they agree and reads SL2VL back),
-# must audit with 0 unreachable pairs, 0 loops and 0 credit loops on every
-# VL. Stock updn, minhop and dfsssp run on the same file and are audited the
-# same way; their results (which engine really routed, credit loops, worst
-# case) are printed, not judged: they are what ftclos is compared with. Their
-# audit sees LFTs only, so every route counts on VL 0: dfsssp's loops there
-# are broken by the SLs it assigns, minhop's are not. Arguments, if any,
-# replace the fabric list ("name|gen arguments").
+# RhinoBased10K. Offline, the up*/down* floor, the layered scheme and (on
+# tori) the torus scheme are routed and audited with their SLs (worst case,
+# VLs; printed), and `route --scheme auto` must exit 0 and take the lowest
+# worst case of them. In ibsim, stock OpenSM (qos TRUE, 8 data VLs) routes
+# each fabric with the osmftclos plugin (scheme auto) and with stock updn,
+# minhop, dfsssp, nue (nue_max_num_vls 8), lash and, on the tori, torus-2QoS
+# (its torus-2QoS.conf seeded from ibnetdiscover's GUIDs). Every engine is
+# audited the same way: the LFTs read back with dump_lfts, the SL of every
+# ordered CA pair as OpenSM's SA answers it in a PathRecord (path_sls: one
+# SA Get each, in one process) and the SL2VL tables OpenSM programmed
+# (opensm-sl2vl.dump; plugin_sl2vl.sh checks it against smpquery), fed to
+# `ftclos audit --sl --sl2vl`. The plugin's tables must show 0 unreachable
+# pairs, 0 loops and 0 credit loops; the table prints every engine's worst
+# case, VLs and credit loops, and the script fails where a stock engine that
+# routed deadlock-free (0 unreachable, 0 loops, 0 credit loops) has a lower
+# worst case than ftclos on as many VLs or fewer; equal worst cases are
+# printed as ties. Arguments, if any, replace the fabric list ("name|gen
+# arguments|torus-2QoS seeds").
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=tests/e2e/plugin_lib.sh
@@ -25,17 +29,21 @@ work=$(mktemp -d)
 cd "$work"  # diags killed hard leave sys-<pid> folders in their working directory
 trap 'cleanup_ibsims; [ -n "${FTCLOS_E2E_KEEP:-}" ] || rm -rf "$work"; rm -f "$PLUGIN_CHECK"' EXIT
 
+# The third field seeds torus-2QoS: "X Y Z" radices, then the switches one
+# step from S-0 along +x, -x, +y, -y (the generators' names; a ring of 4
+# needs both directions).
 fabrics=(
-  "ring-8|ring --switches 8 --hosts 2"
-  "torus-4x4|torus --x 4 --y 4 --hosts 2"
-  "hypercube-4|hypercube --dimensions 4 --hosts 2"
-  "ft-8-3-cables|ftree --ports 8 --levels 3 --level-cables 4 --level-cables-level 2 --seed 1"
-  "dragonfly-5x3|dragonfly --groups 5 --switches 3 --hosts 2"
+  "ring-8|ring --switches 8 --hosts 2|8 1 1 S-1 S-7"
+  "torus-4x4|torus --x 4 --y 4 --hosts 2|4 4 1 S-1 S-3 S-4 S-12"
+  "hypercube-4|hypercube --dimensions 4 --hosts 2|4 4 1 S-1 S-2 S-4 S-8"
+  "ft-8-3-cables|ftree --ports 8 --levels 3 --level-cables 4 --level-cables-level 2 --seed 1|"
+  "dragonfly-5x3|dragonfly --groups 5 --switches 3 --hosts 2|"
 )
 [ -z "${FTCLOS_E2E_RHINO10K:-}" ] || fabrics+=("rhino-10k|topo:ibutils/RhinoBased10K.topo.xz")
 [ $# -eq 0 ] || fabrics=("$@")
 # FTCLOS_E2E_ENGINES="ftclos minhop" narrows the engines (a RhinoBased10K run takes minutes per engine).
-read -r -a engines <<<"${FTCLOS_E2E_ENGINES:-ftclos updn minhop dfsssp}"
+read -r -a engines <<<"${FTCLOS_E2E_ENGINES:-ftclos updn minhop dfsssp nue lash torus-2QoS}"
+[ -x "$FTCLOS_PLUGIN_DIR/path_sls" ] || { echo "skipped: no path_sls in $FTCLOS_PLUGIN_DIR"; exit 77; }
 
 field() {
   python3 -c '
@@ -44,16 +52,18 @@ d = json.load(open(sys.argv[1]))
 print(" ".join("%g" % d[k] if isinstance(d[k], float) else json.dumps(d[k]) for k in sys.argv[2:]))' "$@"
 }
 
-# offline NAME NET: the floor and layered routed and audited with their SLs,
-# and auto's choice, which must be the lower worst case.
+# offline NAME NET: the floor, layered and torus (where it routes) routed
+# and audited with their SLs, and auto's choice, which must be the lowest
+# worst case.
 offline() {
   local name=$1 net=$2 scheme worst vls took chose lower
   declare -A worst_of
-  for scheme in updown-star layered auto; do
+  for scheme in updown-star layered torus auto; do
     start=$SECONDS
     if ! timeout 1800 "$FTCLOS" route "$net" --scheme "$scheme" -o "$work/$name.$scheme.dump" \
       --sl "$work/$name.$scheme.sl" 2>"$work/$name.$scheme.err"; then
-      fail "$name: ftclos route --scheme $scheme failed: $(tail -2 "$work/$name.$scheme.err")"
+      # torus routes tori and meshes only.
+      [ "$scheme" = torus ] || fail "$name: ftclos route --scheme $scheme failed: $(tail -2 "$work/$name.$scheme.err")"
       continue
     fi
     took=$((SECONDS - start))
@@ -72,12 +82,42 @@ offline() {
   done
   [ -n "${worst_of[updown-star]:-}" ] && [ -n "${worst_of[auto]:-}" ] || return 0
   lower=${worst_of[updown-star]}
-  [ -z "${worst_of[layered]:-}" ] || lower=$(python3 -c "print('%g' % min($lower, ${worst_of[layered]}))")
+  for scheme in layered torus; do
+    [ -z "${worst_of[$scheme]:-}" ] || lower=$(python3 -c "print('%g' % min($lower, ${worst_of[$scheme]}))")
+  done
   # Where the floor is no choice of auto (a tree whose leaves share ancestors: updown), only no worse.
-  if grep -q 'auto chose updown-star\|auto chose layered' "$work/$name.auto.err" &&
+  if grep -q 'auto chose updown-star\|auto chose layered\|auto chose torus' "$work/$name.auto.err" &&
     [ "${worst_of[auto]}" != "$lower" ]; then
-    fail "$name: auto's worst case ${worst_of[auto]}, the lower of floor and layered is $lower"
+    fail "$name: auto's worst case ${worst_of[auto]}, the lowest of floor, layered and torus is $lower"
   fi
+}
+
+# torus_conf DISC SEEDS OUT: torus-2QoS.conf for SEEDS ("X Y Z +x -x +y -y"
+# switch names one step from S-0) with the GUIDs of ibnetdiscover output DISC.
+torus_conf() {
+  local disc=$1 links=(xp_link xm_link yp_link ym_link) seed i
+  read -r -a seed <<<"$2"
+  guid() { sed -n "s/^Switch[^\"]*\"S-\([0-9a-f]*\)\".*# \"$1\" .*/0x\1/p" "$disc"; }
+  {
+    echo "torus ${seed[0]} ${seed[1]} ${seed[2]}"
+    for ((i = 3; i < ${#seed[@]}; ++i)); do echo "${links[i - 3]} $(guid S-0) $(guid "${seed[i]}")"; done
+  } >"$3"
+}
+
+# wait_up DIR PID: OpenSM's first sweep ended (SUBNET UP).
+wait_up() {
+  for _ in $(seq 1 9000); do
+    grep -aq "SUBNET UP" "$1/osm.log" 2>/dev/null && return 0
+    kill -0 "$2" 2>/dev/null || return 1
+    sleep 0.2
+  done
+  return 1
+}
+
+# vl_count "0,1,3 (SLs ...)": how many VLs the audit's "VLs used" names.
+vl_count() {
+  local list=${1%% *}
+  tr ',' '\n' <<<"$list" | grep -c .
 }
 
 failures=0
@@ -88,7 +128,7 @@ fail() {
 
 rows=()
 for entry in "${fabrics[@]}"; do
-  IFS='|' read -r name spec <<<"$entry"
+  IFS='|' read -r name spec seeds <<<"$entry"
   net=$work/$name.net
   if [[ $spec == topo:* ]]; then
     import_topo "${spec#topo:}" "$net"
@@ -99,72 +139,102 @@ for entry in "${fabrics[@]}"; do
   ca=$(first_ca "$net")
   read -r -a limits < <(ibsim_limits "$net")
   offline "$name" "$net"
+  declare -A engine_worst=() engine_vls=() engine_sound=()
 
   for engine in "${engines[@]}"; do
+    [ "$engine" != torus-2QoS ] || [ -n "$seeds" ] || continue
     run=$work/$name-$engine
     mkdir -p "$run"
     sock=ftclos-anyfabric-$$-$name-$engine
     start_ibsim "$sock" "$net" "$run/ibsim.log" "${limits[@]}"
     {
       echo "routing_engine $engine"
-      # qos: OpenSM calls the plugin's update_sl2vl (SL k on VL k) only with QoS on.
-      [ "$engine" != ftclos ] || printf 'event_plugin_name osmftclos\nevent_plugin_options scheme=auto\nqos TRUE\n'
-      printf 'dump_files_dir %s\nlog_flags 0x03\nforce_log_flush TRUE\n' "$run"
+      [ "$engine" != ftclos ] || printf 'event_plugin_name osmftclos\nevent_plugin_options scheme=auto\n'
+      [ "$engine" != nue ] || echo "nue_max_num_vls 8"
+      if [ "$engine" = torus-2QoS ]; then
+        sim_run "$sock" "$ca" timeout 600 ibnetdiscover >"$run/disc0.net" 2>/dev/null
+        torus_conf "$run/disc0.net" "$seeds" "$run/torus-2QoS.conf"
+        echo "torus_config $run/torus-2QoS.conf"
+      fi
+      # ROUTING (0x40): OpenSM writes opensm-sl2vl.dump.
+      printf 'qos TRUE\nsweep_interval 0\ndump_files_dir %s\nlog_flags 0x43\nforce_log_flush TRUE\n' "$run"
     } >"$run/opensm.conf"
     start=$SECONDS
-    if ! run_opensm "$run" "$sock" "$ca" timeout 1800 -o >"$run/opensm.out" 2>&1; then
-      fail "$name/$engine: opensm did not finish: $(tail -2 "$run/opensm.out")"
+    (cd "$run" && export IBSIM_SOCKNAME=$sock SIM_HOST=$ca LD_PRELOAD=$UMAD2SIM \
+      LD_LIBRARY_PATH=$FTCLOS_PLUGIN_DIR OSM_CACHE_DIR=$run OSM_TMP_DIR=$run &&
+      exec timeout 3600 opensm -F "$run/opensm.conf" -f "$run/osm.log") >"$run/opensm.out" 2>&1 &
+    osm=$!
+    if ! wait_up "$run" "$osm"; then
+      fail "$name/$engine: opensm did not bring the subnet up: $(tail -2 "$run/osm.log")"
+      kill "$osm" 2>/dev/null || true
+      wait "$osm" 2>/dev/null || true
       stop_ibsim "${IBSIM_PIDS[-1]}"
       continue
     fi
     took=$((SECONDS - start))
-    used=$(sed -n 's/.*osm_ucast_mgr_process: \([a-z_]*\) tables configured.*/\1/p' "$run/osm.log" | tail -1)
+    used=$(sed -n 's/.*osm_ucast_mgr_process: \([a-zA-Z0-9_-]*\) tables configured.*/\1/p' "$run/osm.log" | tail -1)
     [ "$engine" != ftclos ] || ! grep -q "ftclos tables configured on all switches" "$run/osm.log" || used=ftclos
     sim_run "$sock" "$ca" timeout 600 dump_lfts >"$run/dump_lfts.txt" 2>"$run/dump_lfts.err" || true
+    sim_run "$sock" "$ca" timeout 600 ibnetdiscover >"$run/disc.net" 2>"$run/disc.err" || true
+    path_sls_file "$sock" "$ca" "$run/disc.net" "$run/path.sl" 2>"$run/path_sls.err" || true
+    kill "$osm" 2>/dev/null || true
+    wait "$osm" 2>/dev/null || true
     stop_ibsim "${IBSIM_PIDS[-1]}"
     if [ "$engine" = ftclos ] && [ "$used" != ftclos ]; then
       fail "$name: the plugin did not configure all switches: $(grep -E 'tables configured|ftclos ERR' "$run/osm.log" | head -3)"
       continue
     fi
-    if [ -z "$used" ] || ! grep -q '^Unicast lids' "$run/dump_lfts.txt"; then
-      fail "$name/$engine: no routing or no read-back"
+    if [ -z "$used" ] || ! grep -q '^Unicast lids' "$run/dump_lfts.txt" || ! grep -q '^pair' "$run/path.sl"; then
+      fail "$name/$engine: no routing, no LFTs or no PathRecord SLs read back: $(tail -1 "$run/path_sls.err")"
       continue
     fi
     [ "$used" = "$engine" ] || used="$used!"
-    # The plugin's SLs, as it answers them in PathRecords: route --sl on OpenSM's LIDs.
-    sls=()
-    if [ "$engine" = ftclos ]; then
-      grep -o 'scheme auto chose [a-z-]*\( on [0-9]* VLs\)\?' "$run/osm.log" | tail -1 | sed "s/^/$name plugin: /"
-      if ! timeout 1800 "$FTCLOS" route "$net" --scheme auto --guid2lid "$run/guid2lid" --sl "$run/path.sl" \
-        -o /dev/null 2>"$run/route-sl.err"; then
-        fail "$name: route --sl on OpenSM's LIDs failed: $(tail -2 "$run/route-sl.err")"
-        continue
-      fi
-      sls=(--sl "$run/path.sl")
-    fi
+    [ "$engine" != ftclos ] ||
+      { grep -o 'scheme auto chose [a-z-]*\( on [0-9]* VLs\?\)\?' "$run/osm.log" || true; } | tail -1 | sed "s/^/$name plugin: /"
+    switch_ports "$run/disc.net" >"$run/ports"
+    sl2vl_of_dump "$run/opensm-sl2vl.dump" "$run/ports" >"$run/sl2vl.txt"
     rc=0
-    timeout 1800 "$FTCLOS" audit "$net" "$run/dump_lfts.txt" --guid2lid "$run/guid2lid" "${sls[@]}" \
-      --json "$run/audit.json" >"$run/audit.log" 2>&1 || rc=$?
+    timeout 1800 "$FTCLOS" audit "$net" "$run/dump_lfts.txt" --guid2lid "$run/guid2lid" --sl "$run/path.sl" \
+      --sl2vl "$run/sl2vl.txt" --json "$run/audit.json" >"$run/audit.log" 2>&1 || rc=$?
     if [ "$rc" -gt 1 ] || [ ! -s "$run/audit.json" ]; then
       fail "$name/$engine: ftclos audit did not run (exit $rc): $(tail -3 "$run/audit.log")"
       continue
     fi
     read -r pairs unreachable loops credit worst < <(field "$run/audit.json" pairs unreachable loops credit_loops \
       worst_case_contention)
+    vls=$(vl_count "$(sed -n 's/^VLs used: //p' "$run/audit.log")")
     if [ "$engine" = ftclos ] && [ "$unreachable/$loops/$credit" != 0/0/0 ]; then
       fail "$name: the plugin's read-back tables: $unreachable unreachable, $loops loops, $credit credit loops"
       grep -A3 '^unreachable\|^loops\|^credit' "$run/audit.log" | head -8
     fi
-    rows+=("$(printf '%-14s %-8s %-9s %8s %6s %6s %6s %6s %5s' "$name" "$engine" "$used" "$pairs" "$unreachable" \
-      "$loops" "$credit" "$worst" "$took")")
+    engine_worst[$engine]=$worst engine_vls[$engine]=$vls
+    [ "$unreachable/$loops/$credit" != 0/0/0 ] || engine_sound[$engine]=1
+    rows+=("$(printf '%-14s %-10s %-11s %8s %6s %6s %6s %6s %4s %5s' "$name" "$engine" "$used" "$pairs" \
+      "$unreachable" "$loops" "$credit" "$worst" "$vls" "$took")")
+  done
+
+  # The judgement: no deadlock-free stock engine below ftclos on as many VLs or fewer.
+  [ -n "${engine_worst[ftclos]:-}" ] || continue
+  for engine in "${!engine_worst[@]}"; do
+    if [ "$engine" = ftclos ] || [ -z "${engine_sound[$engine]:-}" ]; then continue; fi
+    verdict=$(python3 -c "e, f = ${engine_worst[$engine]}, ${engine_worst[ftclos]}; print('below' if e < f else 'tie' if e == f else 'above')")
+    case $verdict in
+      below)
+        if [ "${engine_vls[$engine]}" -le "${engine_vls[ftclos]}" ]; then
+          fail "$name: $engine ${engine_worst[$engine]} on ${engine_vls[$engine]} VLs, deadlock-free, beats ftclos's ${engine_worst[ftclos]} on ${engine_vls[ftclos]}"
+        else
+          echo "$name: $engine ${engine_worst[$engine]} below ftclos's ${engine_worst[ftclos]}, but on ${engine_vls[$engine]} VLs against ${engine_vls[ftclos]}"
+        fi
+        ;;
+      tie) echo "$name: $engine ties ftclos at ${engine_worst[ftclos]} (${engine_vls[$engine]} VLs against ${engine_vls[ftclos]})" ;;
+    esac
   done
 done
 
 echo
-printf '%-14s %-8s %-9s %8s %6s %6s %6s %6s %5s\n' fabric engine routed pairs unrch loops credit worst sweep_s
+printf '%-14s %-10s %-11s %8s %6s %6s %6s %6s %4s %5s\n' fabric engine routed pairs unrch loops credit worst VLs sweep_s
 printf '%s\n' "${rows[@]}"
 echo "(tables: dump_lfts read back from ibsim; routed: the engine OpenSM's log names, '!' a fallback;"
-echo " ftclos's credit loops per VL with its PathRecord SLs; the stock engines' as if every route ran on VL 0:"
-echo " dfsssp breaks its cycles with SLs the LFTs do not show)"
+echo " every engine audited per VL with its PathRecord SLs and the SL2VL tables OpenSM programmed)"
 echo "$failures failures"
 [ "$failures" -eq 0 ]

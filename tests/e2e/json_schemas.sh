@@ -16,7 +16,7 @@ PYTHON=/usr/bin/python3
 "$PYTHON" -c 'import jsonschema' 2>/dev/null || { echo "python3-jsonschema missing (scripts/setup.sh installs it)"; exit 1; }
 
 # A triangle of switches: no folded Clos but connected, detect says
-# "any-fabric"; two switches no cable joins: "unknown".
+# "torus" (a ring of 3) and "any-fabric"; two switches no cable joins: "unknown".
 cat >"$work/triangle.net" <<'NET'
 Switch 4 "S0"
 [1] "S1"[1]
@@ -123,8 +123,11 @@ for path in paths:
 def family_of(name):
     return [json.load(open(p))["families"][0] for p in paths if pathlib.Path(p).name.startswith(name + ".")]
 triangle, split = family_of("triangle"), family_of("split")
-if [f["name"] for f in triangle] != ["any-fabric"] or "roots_chosen" not in triangle[0]["params"]:
-    fail(f"the triangle should be any-fabric with its roots, detect says {triangle}")
+if [f["name"] for f in triangle] != ["torus"]:
+    fail(f"the triangle should be a torus (a ring of 3), detect says {triangle}")
+triangle_all = [json.load(open(p))["families"] for p in paths if pathlib.Path(p).name.startswith("triangle.")]
+if not any(f["name"] == "any-fabric" and "roots_chosen" in f["params"] for fs in triangle_all for f in fs):
+    fail(f"the triangle should be an any-fabric with its roots too, detect says {triangle_all}")
 if [f["name"] for f in split] != ["unknown"]:
     fail(f"two unjoined switches should be an unknown family, detect says {split}")
 for key in ["compare", "oblivious_ratio_note", "links", "io_hosts", "deviations"]:

@@ -2,7 +2,9 @@
 # its own): a private ibsim whose console listens on a FIFO (for `Dump` and
 # `Unlink`), OpenSM with the osmftclos plugin attached to it, and a checker
 # that reads ibsim's `Dump` (every switch's LFT, every port's LID, every
-# cable) to compare tables by port GUID and trace CA-to-CA routes.
+# cable) to compare tables by port GUID and trace CA-to-CA routes; and the
+# read-back of SLs and SL2VL tables plugin_sl2vl.sh and anyfabric_engines.sh
+# audit with.
 # Every test has its own IBSIM_SOCKNAME and work folder; processes are
 # stopped by PID only.
 # shellcheck shell=bash
@@ -382,4 +384,43 @@ PY
 
 plugin_check() {
   python3 "$PLUGIN_CHECK" "$@"
+}
+
+# Read-back helpers shared by plugin_sl2vl.sh and anyfabric_engines.sh.
+
+# sl2vl_of_dump FILE PORTS: OpenSM's opensm-sl2vl.dump as `smpquery sl2vl`
+# prints tables (what `ftclos audit --sl2vl` reads): the rows of the out
+# ports PORTS lists ("LID PORT", switch_ports), as smpquery gives them.
+sl2vl_of_dump() {
+  awk 'FNR == NR { cabled[$1 " " $2] = 1; next }
+       /^Switch / { lid = $5; sub(/,$/, "", lid); printf "# SL2VL table: Lid %d\n", lid; sw = 1; next }
+       /^Channel Adapter / { sw = 0; next }
+       sw && $3 == ":" && cabled[lid " " $2] {
+         printf "ports: in %2d, out %2d: |", $1, $2; for (i = 4; i <= 19; ++i) printf "%2d|", $i; print "" }' "$2" "$1"
+}
+
+# ca_lids NET: the base LID of every CA in ibnetdiscover output, one a line.
+ca_lids() {
+  awk '/^(Ca|Hca)[ \t]/ { ca = 1; next } /^$/ { ca = 0 }
+       ca && /^\[1\]/ && match($0, /# lid [0-9]+/) { print substr($0, RSTART + 6, RLENGTH - 6) }' "$1"
+}
+
+# switch_ports NET: "LID PORT" of every cabled switch port in ibnetdiscover output.
+switch_ports() {
+  awk '/^Switch/ { lid = ""; if (match($0, / lid [0-9]+ /)) lid = substr($0, RSTART + 5, RLENGTH - 6); next }
+       /^$/ { lid = "" }
+       lid != "" && match($0, /^\[[0-9]+\]/) { print lid, substr($0, 2, RLENGTH - 2) }' "$1"
+}
+
+# path_sls_file SOCK HOST NET OUT: OpenSM's PathRecord SL of every ordered
+# pair of CAs in ibnetdiscover output NET, one SA Get each from HOST
+# (path_sls, built beside the plugin), as an `ftclos audit --sl` file.
+path_sls_file() {
+  local lids
+  mapfile -t lids < <(ca_lids "$3")
+  {
+    echo "ftclos-sl 1"
+    for s in "${lids[@]}"; do for d in "${lids[@]}"; do [ "$s" = "$d" ] || echo "$s $d"; done; done |
+      sim_run "$1" "$2" timeout 600 "$FTCLOS_PLUGIN_DIR/path_sls"
+  } >"$4"
 }

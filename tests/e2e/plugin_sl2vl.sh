@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SLs end to end: stock OpenSM with the osmftclos plugin (qos TRUE) routes
 # fabrics whose scheme sends on several SLs (MiKANT's two layers, storage
-# hosts on spines, the layered scheme's VL layers on a torus and a
-# hypercube, where auto must choose it), and what the subnet then holds has
+# hosts on spines, the torus scheme's dateline SLs on a 6x5 torus, where
+# auto must choose it, and the layered scheme's VL layers on a hypercube),
+# and what the subnet then holds has
 # no credit loop on any VL:
 #   1. ibsim loads the fabric; the OpenSM daemon sweeps once with the plugin,
 #      QoS on and qos_sl2vl all 0 (every SL on VL 0 unless the plugin says
@@ -47,10 +48,10 @@ cases=(
   "mikant-3-3-nostraight|auto|yes|mikant"
   "ft-8-3-io2-level2|auto|no|"
   "clos2-4-4-8-io2|updown|no|"
-  "torus-4x4|auto|yes|layered"
+  "torus-6x5|auto|yes|torus"
   "hypercube-4|layered|yes|"
 )
-"$FTCLOS" gen torus --x 4 --y 4 --hosts 2 -o "$work/torus-4x4.net" 2>/dev/null
+"$FTCLOS" gen torus --x 6 --y 5 --hosts 1 -o "$work/torus-6x5.net" 2>/dev/null
 "$FTCLOS" gen hypercube --dimensions 4 --hosts 2 -o "$work/hypercube-4.net" 2>/dev/null
 # MiKANT(3,3) without the straight side cables <G0,1,D> - <G1,1,D> of the top
 # block with D_0 = 0 (G*-L1-*.0): detours cross the groups twice, so on one
@@ -67,30 +68,6 @@ fi
 PAIRS=40  # sampled (source, destination) pairs besides the first CA's
 LARGE=1000
 SAMPLE=100
-
-# sl2vl_of_dump FILE PORTS: OpenSM's opensm-sl2vl.dump as `smpquery sl2vl`
-# prints tables (what `ftclos audit --sl2vl` reads): the rows of the out
-# ports PORTS lists ("LID PORT", switch_ports), as smpquery gives them.
-sl2vl_of_dump() {
-  awk 'FNR == NR { cabled[$1 " " $2] = 1; next }
-       /^Switch / { lid = $5; sub(/,$/, "", lid); printf "# SL2VL table: Lid %d\n", lid; sw = 1; next }
-       /^Channel Adapter / { sw = 0; next }
-       sw && $3 == ":" && cabled[lid " " $2] {
-         printf "ports: in %2d, out %2d: |", $1, $2; for (i = 4; i <= 19; ++i) printf "%2d|", $i; print "" }' "$2" "$1"
-}
-
-# ca_lids NET: the base LID of every CA in ibnetdiscover output, one a line.
-ca_lids() {
-  awk '/^(Ca|Hca)[ \t]/ { ca = 1; next } /^$/ { ca = 0 }
-       ca && /^\[1\]/ && match($0, /# lid [0-9]+/) { print substr($0, RSTART + 6, RLENGTH - 6) }' "$1"
-}
-
-# switch_ports NET: "LID PORT" of every cabled switch port in ibnetdiscover output.
-switch_ports() {
-  awk '/^Switch/ { lid = ""; if (match($0, / lid [0-9]+ /)) lid = substr($0, RSTART + 5, RLENGTH - 6); next }
-       /^$/ { lid = "" }
-       lid != "" && match($0, /^\[[0-9]+\]/) { print lid, substr($0, 2, RLENGTH - 2) }' "$1"
-}
 
 # path_sl SOCK HOST SLID DLID: the SL of OpenSM's PathRecord, decimal.
 path_sl() {

@@ -68,6 +68,24 @@ TEST(GenerateDirect, TorusHasFourNeighboursWrappingAround) {
   EXPECT_FALSE(generate_torus(2, 5, 1).ok());
 }
 
+TEST(GenerateDirect, ThreeDTorusHasSixNeighboursWrappingAround) {
+  const Result<Fabric> torus = generate_torus(4, 3, 1, 5);
+  ASSERT_TRUE(torus.ok()) << torus.status().message();
+  EXPECT_EQ(torus->count(NodeType::kSwitch), 60);
+  EXPECT_EQ(torus->switch_links(), 180);
+  for (const auto& [name, peers] : switch_graph(*torus)) {
+    const int i = index_of(name) % 4, j = index_of(name) / 4 % 3, k = index_of(name) / 12;
+    auto at = [](int a, int b, int c) {
+      return "S-" + std::to_string(((c + 5) % 5) * 12 + ((b + 3) % 3) * 4 + (a + 4) % 4);
+    };
+    EXPECT_EQ(peers, (std::multiset<std::string>{at(i + 1, j, k), at(i - 1, j, k), at(i, j + 1, k), at(i, j - 1, k),
+                                                 at(i, j, k + 1), at(i, j, k - 1)}))
+        << name;
+  }
+  expect_hosts_everywhere(*torus, 1);
+  EXPECT_FALSE(generate_torus(4, 4, 1, 2).ok()) << "a dimension of 2 is no ring";
+}
+
 TEST(GenerateDirect, HypercubeNeighboursDifferInOneBit) {
   const Result<Fabric> cube = generate_hypercube(4, 2);
   ASSERT_TRUE(cube.ok()) << cube.status().message();

@@ -133,15 +133,14 @@ TEST_P(McastTreeOn, SpansTheMembersAndKeepsUnicastAndMulticastFreeOfCreditLoops)
 INSTANTIATE_TEST_SUITE_P(Fabrics, McastTreeOn, ::testing::ValuesIn(kFabrics),
                          [](const auto& info) { return info.param.name; });
 
-// layered's shortest paths keep no switch order; its layer 0 starts from
-// up*/down*'s turns, so a tree down that order, from whichever root the
-// MLID picks, closes no credit loop with the unicast on SL 0.
-TEST(McastTree, LayeredUnicastClosesNoCreditLoopWithTreesFromAnyRoot) {
-  for (Fabric fabric : {generated(generate_torus(4, 4, 2)), generated(generate_hypercube(4, 2)),
-                        generated(generate_dragonfly(5, 3, 2))}) {
-    const Routed routed = route_fabric(*make_layered_scheme(), std::move(fabric), 0);
+// Trees from every switch as root (one MLID each), down the order
+// unicast_order gives `scheme`, beside its unicast routes on each fabric:
+// no credit loop.
+void expect_trees_from_any_root_close_no_credit_loop(const Scheme& scheme, std::vector<Fabric> fabrics) {
+  for (Fabric& fabric : fabrics) {
+    const Routed routed = route_fabric(scheme, std::move(fabric), 0);
     ASSERT_TRUE(routed.status.ok()) << routed.status.message();
-    const SwitchOrder order = order_of(routed, "layered");
+    const SwitchOrder order = order_of(routed, scheme.name());
     std::vector<McastForwarding> tables;
     for (int mlid = 0xC000; mlid < 0xC000 + routed.fabric.count(NodeType::kSwitch); ++mlid) {
       const Result<McastTree> tree = build_mcast_tree(routed.fabric, order, members(routed.fabric, 0, 1), mlid);
@@ -150,8 +149,26 @@ TEST(McastTree, LayeredUnicastClosesNoCreditLoopWithTreesFromAnyRoot) {
     }
     const Correctness c = audit(routed, tables);
     EXPECT_EQ(c.unreachable + c.loops, 0);
-    EXPECT_EQ(c.credit_loops, 0) << ::testing::PrintToString(c.examples);
+    EXPECT_EQ(c.credit_loops, 0) << scheme.name() << ": " << ::testing::PrintToString(c.examples);
   }
+}
+
+// layered's shortest paths keep no switch order; its layer 0 starts from
+// up*/down*'s turns, so a tree down that order, from whichever root the
+// MLID picks, closes no credit loop with the unicast on SL 0.
+TEST(McastTree, LayeredUnicastClosesNoCreditLoopWithTreesFromAnyRoot) {
+  expect_trees_from_any_root_close_no_credit_loop(
+      *make_layered_scheme(),
+      {generated(generate_torus(4, 4, 2)), generated(generate_hypercube(4, 2)), generated(generate_dragonfly(5, 3, 2))});
+}
+
+// The torus scheme's dimension-order routes keep no switch order either:
+// its unicast stays off VL 0, the trees' VL (on SL 0 they close credit
+// loops with the trees).
+TEST(McastTree, TorusUnicastClosesNoCreditLoopWithTreesFromAnyRoot) {
+  expect_trees_from_any_root_close_no_credit_loop(
+      *make_torus_scheme(),
+      {generated(generate_torus(4, 4, 2)), generated(generate_ring(8, 2)), generated(generate_torus(6, 5, 1))});
 }
 
 // A tree that ignores the order, turning from down to up at the ring's

@@ -349,4 +349,30 @@ void expect_degraded_pgft_routes_every_pair(const Scheme& scheme, const PgftPara
   }
 }
 
+Correctness audit_on_sls(const Routed& routed, std::vector<uint8_t> sls) {
+  return check_correctness(
+      {routed.fabric, routed.detection.levels, routed.lids, routed.routing.lfts, {}, std::move(sls), {}});
+}
+
+Correctness expect_shortest_and_deadlock_free_on_its_sls(const Routed& routed) {
+  const Correctness c = audit_on_sls(routed, routed.routing.dest_sl);
+  const int cas = routed.fabric.count(NodeType::kCa);
+  EXPECT_EQ(c.pairs, long{cas} * (cas - 1));
+  EXPECT_EQ(c.unreachable, 0) << ::testing::PrintToString(c.examples);
+  EXPECT_EQ(c.loops, 0) << ::testing::PrintToString(c.examples);
+  EXPECT_EQ(c.credit_loops, 0) << ::testing::PrintToString(c.examples);
+  EXPECT_EQ(c.non_minimal, 0) << "every route is a shortest path";
+  return c;
+}
+
+Fabric without_cable(Fabric fabric, const std::string& a, const std::string& b) {
+  const int x = *fabric.find(a), y = *fabric.find(b);
+  for (const Port& port : fabric.node(x).ports)
+    if (port.peer.node == y) {
+      fabric.disconnect(port.peer);
+      break;
+    }
+  return fabric;
+}
+
 }  // namespace ftclos

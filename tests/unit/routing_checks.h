@@ -11,6 +11,7 @@
 #include "core/status.h"
 #include "detect/detect.h"
 #include "gen/generate.h"
+#include "audit/audit.h"
 #include "route/routing.h"
 
 namespace ftclos {
@@ -81,6 +82,18 @@ int busiest_channel(const std::vector<ChannelUse>& uses);
 /// The auditor's exact worst-case contention of the routing, every source on
 /// its path bits: the largest maximum matching of a channel's pairs.
 double exact_worst_case(const Routed& routed);
+
+/// The auditor's verdict on the routing's tables with `sls` (per LID; empty:
+/// SL 0 everywhere), SL k on VL k.
+Correctness audit_on_sls(const Routed& routed, std::vector<uint8_t> sls);
+
+/// The auditor's verdict on the routing read with its own SLs (SL k on VL
+/// k), after expecting every CA pair delivered on a shortest path with no
+/// loop and no credit loop on any VL.
+Correctness expect_shortest_and_deadlock_free_on_its_sls(const Routed& routed);
+
+/// `fabric` without the cable between the switches named `a` and `b`.
+Fabric without_cable(Fabric fabric, const std::string& a, const std::string& b);
 
 /// Whether some note of the routing contains `text`.
 bool notes_mention(const Routing& routing, const std::string& text);

@@ -84,6 +84,10 @@ struct RoutingInput {
   PathBitsUsers path_bits_users = PathBitsUsers::kSome;
   long polish_work = kFullPolishWork;            // the polish's work budget
   const std::atomic<bool>* cancel = nullptr;     // set: the polish stops at once (the tables stay sound)
+  // Whether Scheme::route completes switches' own traffic (schemes/
+  // switch_traffic.h). A sweep that merges the last tables' entries first
+  // turns it off and completes the merged tables once, against the last ones.
+  bool switch_traffic = true;
 };
 
 class Scheme {

@@ -112,6 +112,9 @@ class Scheme {
   /// Fills every switch's LFT for every LID the scheme's CA routes use, and
   /// switch LIDs, as the scheme decides.
   virtual Result<Routing> route_tables(const RoutingInput& input) const = 0;
+  /// Whether route_tables' tables come from another scheme's route() (auto's
+  /// choice), their switches' own traffic completed there already.
+  virtual bool routes_by_other_schemes() const { return false; }
 };
 
 /// Scheme by name ("dmodk", "updown", ...) from the scheme table

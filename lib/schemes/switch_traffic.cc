@@ -237,7 +237,7 @@ long complete_switch_traffic(const RoutingInput& input, Routing& routing, const 
 Result<Routing> Scheme::route(const RoutingInput& input) const {
   Result<Routing> routing = route_tables(input);
   if (!routing.ok()) return routing;
-  if (input.switch_traffic) complete_switch_traffic(input, *routing);
+  if (input.switch_traffic && !routes_by_other_schemes()) complete_switch_traffic(input, *routing);
   // auto's choice was weighed when the chosen scheme routed.
   if (routing->chosen.empty()) fall_back_to_offset_zero(input, *routing);
   return routing;

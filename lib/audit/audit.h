@@ -128,4 +128,8 @@ struct Contention {
 Correctness check_correctness(const AuditInput& input);
 Contention worst_case_contention(const AuditInput& input);
 
+/// worst_case_contention's figure alone (Contention::worst_case): no
+/// witness permutation, which costs a second pass over every destination.
+double worst_case_value(const AuditInput& input);
+
 }  // namespace ftclos

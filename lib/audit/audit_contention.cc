@@ -468,4 +468,11 @@ Contention worst_case_contention(const AuditInput& input) {
   return out;
 }
 
+double worst_case_value(const AuditInput& input) {
+  ContentionRun run(input);
+  Contention out;
+  match(run, tally(run), out);
+  return out.worst_case;
+}
+
 }  // namespace ftclos

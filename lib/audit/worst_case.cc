@@ -7,22 +7,19 @@
 namespace ftclos {
 
 double routing_worst_case(const Fabric& fabric, const Levels& levels, const LidMap& lids, const Routing& routing) {
-  return worst_case_contention({fabric, levels, lids, routing.lfts,
-                                {OffsetChoice::Mode::kPathBits, 0, routing.path_bits}, routing.dest_sl, {}})
-      .worst_case;
+  return worst_case_value({fabric, levels, lids, routing.lfts, {OffsetChoice::Mode::kPathBits, 0, routing.path_bits},
+                           routing.dest_sl, {}});
 }
 
 double offset_zero_worst_case(const Fabric& fabric, const Levels& levels, const LidMap& lids, const Routing& routing) {
-  return worst_case_contention({fabric, levels, lids, routing.lfts, {OffsetChoice::Mode::kFixed, 0, {}},
-                                routing.dest_sl, {}})
-      .worst_case;
+  return worst_case_value({fabric, levels, lids, routing.lfts, {OffsetChoice::Mode::kFixed, 0, {}}, routing.dest_sl, {}});
 }
 
 ConsumerFigures consumer_figures(const AuditInput& input, const OffsetChoice& own) {
   auto worst = [&](OffsetChoice offsets) {
     AuditInput each = input;
     each.offsets = std::move(offsets);
-    return worst_case_contention(each).worst_case;
+    return worst_case_value(each);
   };
   ConsumerFigures figures;
   figures.offset0 = worst({OffsetChoice::Mode::kFixed, 0, {}});

@@ -33,8 +33,10 @@ Result<RoutedFabric> route_fabric(const Fabric& fabric, std::string_view scheme_
 
   RoutedFabric out{detect(fabric, hints), std::move(lids), {}, 0};
   const auto start = std::chrono::steady_clock::now();
-  Result<Routing> routing = (*scheme)->route({fabric, out.detection, out.lids, hooks.strands, hooks.worst_case, hooks.data_vls,
-                                                  hooks.polish, hooks.path_bits_users});
+  RoutingInput input{fabric, out.detection, out.lids, hooks.strands, hooks.worst_case, hooks.data_vls,
+                     hooks.polish, hooks.path_bits_users};
+  input.switch_traffic = hooks.switch_traffic;
+  Result<Routing> routing = (*scheme)->route(input);
   out.route_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   if (!routing.ok()) return Status::Error(fmt::format("{}: {}", scheme_name, routing.status().message()));
   out.routing = std::move(*routing);

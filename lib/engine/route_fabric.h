@@ -31,6 +31,7 @@ struct RouteHooks {
   int data_vls = kDefaultDataVls;                // the VLs the ports offer (layered's budget)
   bool polish = true;                            // RoutingInput::polish
   PathBitsUsers path_bits_users = PathBitsUsers::kSome;  // RoutingInput::path_bits_users
+  bool switch_traffic = true;                    // RoutingInput::switch_traffic
 };
 
 /// The same on given LIDs (those of previous tables, or OpenSM's).

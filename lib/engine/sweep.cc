@@ -10,6 +10,7 @@
 
 #include "audit/worst_case.h"
 #include "detect/summary.h"
+#include "schemes/switch_traffic.h"
 #include "tables/previous_tables.h"
 
 namespace ftclos {
@@ -107,7 +108,7 @@ class SweepRun {
     const long polish_work = in_.previous ? options_.repair_polish_work : kFullPolishWork;
     Result<Routing> routing = (*scheme)->route({in_.fabric, sweep().detection, in_.lids, &strands, &worst_case,
                                                 options_.data_vls, options_.polish, options_.path_bits_users,
-                                                polish_work, options_.cancel});
+                                                polish_work, options_.cancel, !merges_previous()});
     sweep().route_ms = ms_since(start) - auto_check_ms;
     sweep().check_ms += auto_check_ms;
     if (!routing.ok()) {
@@ -132,6 +133,14 @@ class SweepRun {
     return true;
   }
 
+  // Whether the scheme's tables are merged with the previous ones before
+  // they are published (keep_valid_entries): then switches' own traffic is
+  // completed once, on the merged tables, and on the scheme's own only where
+  // those are installed. The strand check then cannot judge switch routes.
+  bool merges_previous() const {
+    return in_.previous && !in_.repaired && options_.keep_tables && !options_.check_switch_routes;
+  }
+
   // Minimal churn: with keep_tables, after a failure, every entry of the
   // previous tables that the up/down rule still allows replaces the
   // scheme's, provided the merged tables pass the check (else the scheme's
@@ -140,15 +149,18 @@ class SweepRun {
   // would leave repaired cables idle (on FT(8,3) two cables and two switches
   // out and back raised the worst-case contention from 7 to 16). Counts the
   // entries that differ from the previous tables either way, and logs both
-  // sides of the trade-off. The merge counts as routing (SLs re-layered,
-  // switches' own routes made legal again: 1.6-1.9 s of FT(48,3)'s sweep
-  // after one cable cut), the counts and the check as checking.
+  // sides of the trade-off (with keep_tables, the scheme's side before its
+  // switches' own routes are completed). The merge counts as routing (SLs
+  // re-layered, switches' own routes made legal against the previous
+  // tables), the counts and the check as checking.
   void keep_valid_entries() {
     if (!in_.previous || in_.repaired) return;
     Clock::time_point start = Clock::now();
     const Lfts& previous = *in_.previous;
     Routing merged = sweep().routing;
-    keep_previous({in_.fabric, sweep().detection, in_.lids}, previous, merged);
+    const RoutingInput input{in_.fabric, sweep().detection, in_.lids};
+    keep_previous(input, previous, merged);
+    complete_switch_traffic(input, merged, &previous);
     sweep().route_ms += ms_since(start);
     start = Clock::now();
     sweep().trade_off = measure_trade_off(in_.fabric, sweep_levels(), in_.lids, previous, merged, sweep().routing,
@@ -157,6 +169,12 @@ class SweepRun {
     log_trade_off(sweep().trade_off);
     if (options_.keep_tables) adopt_if_sound(std::move(merged));
     sweep().check_ms += ms_since(start);
+    if (!merges_previous() || sweep().kept_entries) return;
+    // The scheme's own tables go on to the check: their switches' own traffic first.
+    start = Clock::now();
+    complete_switch_traffic(input, sweep().routing);
+    sweep().route_ms += ms_since(start);
+    checked_ = false;
   }
 
   // The deferred polish of this fabric replaces the published tables where

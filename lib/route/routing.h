@@ -84,6 +84,10 @@ struct RoutingInput {
   PathBitsUsers path_bits_users = PathBitsUsers::kSome;
   long polish_work = kFullPolishWork;            // the polish's work budget
   const std::atomic<bool>* cancel = nullptr;     // set: the polish stops at once (the tables stay sound)
+  // Whether Scheme::route completes switches' own traffic (schemes/
+  // switch_traffic.h). A sweep that merges the last tables' entries first
+  // turns it off and completes the merged tables once, against the last ones.
+  bool switch_traffic = true;
 };
 
 class Scheme {
@@ -108,6 +112,9 @@ class Scheme {
   /// Fills every switch's LFT for every LID the scheme's CA routes use, and
   /// switch LIDs, as the scheme decides.
   virtual Result<Routing> route_tables(const RoutingInput& input) const = 0;
+  /// Whether route_tables' tables come from another scheme's route() (auto's
+  /// choice), their switches' own traffic completed there already.
+  virtual bool routes_by_other_schemes() const { return false; }
 };
 
 /// Scheme by name ("dmodk", "updown", ...) from the scheme table

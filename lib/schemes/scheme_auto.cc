@@ -141,6 +141,8 @@ class AutoScheme : public Scheme {
   Status applies(const Detection&) const override { return Status::Ok(); }
 
  protected:
+  bool routes_by_other_schemes() const override { return true; }
+
   Result<Routing> route_tables(const RoutingInput& input) const override {
     std::vector<std::string> passed_over;
     std::optional<std::pair<Routing, const SchemeEntry*>> stranding;  // the first that routed, failing the check

@@ -205,12 +205,12 @@ class Completer {
 
 }  // namespace
 
-long complete_switch_traffic(const RoutingInput& input, Routing& routing) {
+long complete_switch_traffic(const RoutingInput& input, Routing& routing, const Lfts* previous) {
   std::vector<bool> holed = lids_with_holes(input.fabric, input.lids, routing.lfts);
   long written = 0;
   const bool folded_clos = is_folded_clos(input.fabric, input.detection.levels);
   if (folded_clos) {
-    const LegalSwitchRoutes legal = make_switch_routes_legal(input, routing.lfts, routing.dest_sl);
+    const LegalSwitchRoutes legal = make_switch_routes_legal(input, routing.lfts, routing.dest_sl, previous);
     if (legal.written > 0)
       routing.notes.push_back(fmt::format(
           "{} entries of switches' own routes (switch LIDs, and switches no CA route to the LID crosses) set so that "
@@ -243,7 +243,7 @@ long complete_switch_traffic(const RoutingInput& input, Routing& routing) {
 Result<Routing> Scheme::route(const RoutingInput& input) const {
   Result<Routing> routing = route_tables(input);
   if (!routing.ok()) return routing;
-  complete_switch_traffic(input, *routing);
+  if (input.switch_traffic && !routes_by_other_schemes()) complete_switch_traffic(input, *routing);
   // auto's choice was weighed when the chosen scheme routed.
   if (routing->chosen.empty()) fall_back_to_offset_zero(input, *routing);
   return routing;

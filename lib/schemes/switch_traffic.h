@@ -22,6 +22,9 @@ namespace ftclos {
 
 /// Gives every switch a route to every LID it has none to where that
 /// changes no CA's route; returns how many entries it wrote (and notes it).
-long complete_switch_traffic(const RoutingInput& input, Routing& routing);
+/// With `previous` (the last sweep's tables on these LIDs), the entries
+/// made legal take the previous port wherever it still delivers so
+/// (paths/switch_routes_legal.h): the fewest entries change.
+long complete_switch_traffic(const RoutingInput& input, Routing& routing, const Lfts* previous = nullptr);
 
 }  // namespace ftclos

@@ -5,12 +5,11 @@
 
 #include "detect/levels.h"
 #include "paths/detour_layers.h"
-#include "paths/switch_routes_legal.h"
 #include "paths/updown_reach.h"
 
 namespace ftclos {
 
-long keep_previous(const RoutingInput& input, const Lfts& previous, Routing& routing) {
+void keep_previous(const RoutingInput& input, const Lfts& previous, Routing& routing) {
   const Fabric& fabric = input.fabric;
   const UpDownReach reach(fabric, input.detection.levels);
   const std::vector<Exit> exits = exits_by_lid(fabric, input.lids);
@@ -34,11 +33,6 @@ long keep_previous(const RoutingInput& input, const Lfts& previous, Routing& rou
     routing.dest_sl.clear();
     layer_detours(input, reach, routing);
   }
-  if (folded_clos) {
-    const LegalSwitchRoutes legal = make_switch_routes_legal(input, routing.lfts, routing.dest_sl, &previous);
-    layer_switch_turns(input, legal, routing);
-  }
-  return table_change(input.lids, previous, routing.lfts).entries;
 }
 
 TableChange table_change(const LidMap& lids, const Lfts& previous, const Lfts& now) {

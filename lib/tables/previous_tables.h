@@ -10,9 +10,10 @@ namespace ftclos {
 
 /// Replaces entries of `routing` (the new tables, on the same LIDs as
 /// `previous`) by the previous entry wherever the rule allows that one, and
-/// re-layers attached hosts' SLs on the merged tables. Returns how many
-/// entries now differ from `previous` (table_change's count).
-long keep_previous(const RoutingInput& input, const Lfts& previous, Routing& routing);
+/// re-layers attached hosts' SLs on the merged tables. Switches' own
+/// traffic (on a folded Clos, every switch LID) is the caller's to complete
+/// after, against `previous` (schemes/switch_traffic.h).
+void keep_previous(const RoutingInput& input, const Lfts& previous, Routing& routing);
 
 /// OpenSM sends a switch's LFT in blocks of this many LIDs, only those that differ.
 inline constexpr int kLftBlockLids = 64;

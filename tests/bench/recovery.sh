@@ -31,12 +31,8 @@
 # FTCLOS_PLUGIN_DIR=build/plugin). Prints one tab-separated line per
 # (fabric, engine, failure); takes a few minutes.
 set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-e2e=$here/../e2e
-# shellcheck source=tests/e2e/plugin_lib.sh
-here=$e2e source "$e2e/plugin_lib.sh"
-# shellcheck source=tests/e2e/sm_daemon.sh
-source "$e2e/sm_daemon.sh"
+# shellcheck source=tests/bench/sm_bench_lib.sh
+source "$(dirname "$0")/sm_bench_lib.sh"
 
 engines="ftclos updn ftree dfsssp"
 ftclos_options="scheme=auto"

@@ -32,6 +32,8 @@ stop_opensm() {
 # OPTIONS and no periodic sweeps (only traps and SIGHUP sweep, so a quiet log
 # means a settled fabric); PRELOAD goes before umad2sim in LD_PRELOAD.
 # OPTIONS "none" runs stock OpenSM's updn without the plugin (a control).
+# SM_QOS=FALSE turns OpenSM's QoS off (its SL2VL tables per switch port
+# pair: millions of SMPs on FT(48,3)).
 start_sm() {
   local dir=$1 sock=$2 host=$3 options=$4 preload=${5:-} engine_lines
   engine_lines="event_plugin_name osmftclos
@@ -42,7 +44,7 @@ routing_engine ftclos,updn"
 $engine_lines
 lmc 0
 sweep_interval 0
-qos TRUE
+qos ${SM_QOS:-TRUE}
 log_flags 0x43
 force_log_flush TRUE
 dump_files_dir $dir

@@ -58,7 +58,8 @@ struct XgftFit {
 Result<XgftFit> fit_xgft(const Fabric& fabric, const Levels& levels);
 
 /// One deviation per host a leaf lacks against `hosts_per_leaf`, except on
-/// the leaves marked in `reduced_leaf` (indexed by node; may be empty).
+/// leaves without hosts (hostless by design) and the leaves marked in
+/// `reduced_leaf` (indexed by node; may be empty).
 std::vector<Deviation> host_deviations(const Fabric& fabric, const Levels& levels, int hosts_per_leaf,
                                        const std::vector<bool>& reduced_leaf = {});
 

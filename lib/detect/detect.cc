@@ -98,7 +98,8 @@ void add_tree_families(const Fabric& fabric, const Levels& levels, const XgftFit
                             joined(fit.deviations, host_deviations(fabric, levels, top, fit.reduced_leaf)),
                             kary_coords(fabric, levels, fit.labels)});
   }
-  const std::vector<Deviation> with_hosts = joined(fit.deviations, host_deviations(fabric, levels, s.m[0], fit.reduced_leaf));
+  const std::vector<Deviation> with_hosts =
+      joined(fit.deviations, host_deviations(fabric, levels, s.m[0], fit.reduced_leaf, /*hostless_by_design=*/true));
   if (single && h == 2) {
     out.families.push_back({Family::kClos2, {{"n", {s.m[0]}}, {"m", {s.w[1]}}, {"r", {s.m[1]}}}, with_hosts,
                             clos2_coords(fabric, levels, fit.labels)});

@@ -1,6 +1,7 @@
 #include "detect/management_leaves.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 namespace ftclos {
@@ -11,6 +12,20 @@ int uplinks_of(const Fabric& fabric, const Levels& levels, int x) {
   for (const Port& port : fabric.node(x).ports)
     uplinks += port.peer.valid() && fabric.node(port.peer.node).is_switch() && levels.of[port.peer.node] == 2;
   return uplinks;
+}
+
+// The port `x` would use for its missing cable: of `sibling_ports` (the
+// ports its siblings use toward the same peer: the other management
+// leaves' toward a spine, the other spines' toward a management leaf), the
+// most common one still free on `x`; 0 when none is.
+int sibling_port(const Fabric& fabric, int x, const std::vector<int>& sibling_ports) {
+  std::map<int, int> count;
+  for (int p : sibling_ports)
+    if (p <= fabric.node(x).num_ports && !fabric.node(x).ports[p].peer.valid()) ++count[p];
+  int best = 0;
+  for (const auto& [p, n] : count)
+    if (best == 0 || n > count[best]) best = p;
+  return best;
 }
 
 PortRef moved(PortRef ref, const std::vector<int>& old_index) {
@@ -44,6 +59,17 @@ std::vector<Deviation> management_leaf_gaps(const Fabric& fabric, const Levels& 
         out.insert(port.peer.node);
     return out;
   };
+  // The cables between management leaves and spines, by either end: the
+  // ports the other ends use there (the leaves' toward a spine, the
+  // spines' toward a leaf).
+  std::map<int, std::vector<int>> ports_toward;
+  for (int leaf : management)
+    for (int p = 1; p <= fabric.node(leaf).num_ports; ++p)
+      if (const PortRef peer = fabric.node(leaf).ports[p].peer;
+          peer.valid() && fabric.node(peer.node).is_switch() && levels.of[peer.node] == 2) {
+        ports_toward[peer.node].push_back(p);
+        ports_toward[leaf].push_back(peer.port);
+      }
   std::vector<Deviation> gaps;
   for (int leaf : management) {
     const std::set<int> spines = neighbours_at(leaf, 2);
@@ -52,7 +78,9 @@ std::vector<Deviation> management_leaf_gaps(const Fabric& fabric, const Levels& 
       for (int below : neighbours_at(spine, 1)) group.merge(neighbours_at(below, 2));
     for (int spine : group)
       if (!spines.contains(spine))
-        gaps.push_back({Deviation::Kind::kMissingCable, {leaf, 0}, {spine, 0}, "management leaf - its spine group"});
+        gaps.push_back({Deviation::Kind::kMissingCable, {leaf, sibling_port(fabric, leaf, ports_toward[spine])},
+                        {spine, sibling_port(fabric, spine, ports_toward[leaf])},
+                        "management leaf - its spine group"});
   }
   return gaps;
 }

@@ -23,7 +23,9 @@ std::vector<int> thin_leaves(const Fabric& fabric, const Levels& levels);
 /// The cables `management` leaves lack: a management leaf hangs off one
 /// spine group (on a 2-level tree, every spine), so each level-2 switch that
 /// shares a tree leaf below with one of its spines and is not cabled to it
-/// is a missing cable (port unknown: 0).
+/// is a missing cable, at the ports the siblings use (the other management
+/// leaves' toward that spine, the other spines' toward that leaf; 0 when
+/// no such port is free).
 std::vector<Deviation> management_leaf_gaps(const Fabric& fabric, const Levels& levels,
                                             const std::vector<int>& management);
 

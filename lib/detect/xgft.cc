@@ -629,12 +629,13 @@ Result<XgftFit> fit_xgft(const Fabric& fabric, const Levels& levels) {
 }
 
 std::vector<Deviation> host_deviations(const Fabric& fabric, const Levels& levels, int hosts_per_leaf,
-                                       const std::vector<bool>& reduced_leaf) {
+                                       const std::vector<bool>& reduced_leaf, bool hostless_by_design) {
   std::vector<Deviation> deviations;
   for (int x = 0; x < fabric.size(); ++x) {
     if (!fabric.node(x).is_switch() || levels.of[x] != 1) continue;
     if (x < static_cast<int>(reduced_leaf.size()) && reduced_leaf[x]) continue;
     const int have = hosts_on(fabric, x);
+    if (have == 0 && hostless_by_design) continue;
     for (int k = have; k < hosts_per_leaf; ++k)
       deviations.push_back({Deviation::Kind::kMissingHost, {x, 0}, {},
                             fmt::format("{} of {} hosts present", have, hosts_per_leaf)});

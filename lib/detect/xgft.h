@@ -58,9 +58,13 @@ struct XgftFit {
 Result<XgftFit> fit_xgft(const Fabric& fabric, const Levels& levels);
 
 /// One deviation per host a leaf lacks against `hosts_per_leaf`, except on
-/// the leaves marked in `reduced_leaf` (indexed by node; may be empty).
+/// the leaves marked in `reduced_leaf` (indexed by node; may be empty) and,
+/// with `hostless_by_design` (families whose hosts per leaf are the most
+/// seen: a director site's gateway or spare edge switches, a storage
+/// fabric's hostless leaves), on leaves without hosts. Families that fix
+/// the hosts per leaf from the switches (FT, k-ary) count them missing.
 std::vector<Deviation> host_deviations(const Fabric& fabric, const Levels& levels, int hosts_per_leaf,
-                                       const std::vector<bool>& reduced_leaf = {});
+                                       const std::vector<bool>& reduced_leaf = {}, bool hostless_by_design = false);
 
 /// Cables between a host and a switch per leaf: the host ports of `node`
 /// (its SHARP Aggregation Node is no host).

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <utility>
 #include <vector>
 
 #include "paths/cdg_layers.h"
@@ -45,28 +47,65 @@ int route_source_detours(const RoutingInput& input, const UpDownReach& reach, Ro
   for (size_t lid = 1; lid < exits.size(); ++lid)
     if (on_sl0_compute(lid) && !sl0.try_add(dependencies_toward(fabric, routing.lfts, channels, static_cast<int>(lid))))
       return 0;  // not acyclic as routed: the auditor reports it
-  int filled = 0;
-  for (const Hole& hole : holes) {
-    const Node& node = fabric.node(hole.sw);
-    const int target = exits[hole.lid].target;
-    // The down neighbours with an up/down route, tried from one the LID picks.
-    std::vector<uint8_t> ports;
-    for (int p = 1; p <= node.num_ports; ++p) {
-      const PortRef peer = node.ports[p].peer;
-      if (peer.valid() && fabric.node(peer.node).is_switch() && level[peer.node] < level[hole.sw] &&
-          reach.in_updown(peer.node, target) && routing.lfts.at(peer.node, hole.lid) != kNoPath)
-        ports.push_back(static_cast<uint8_t>(p));
+  // A credit loop through detours needs every turn to land on a switch that
+  // detours too (a packet goes on down from any other), and a cycle of
+  // them: turns that land where no hole is come first, then those that land
+  // on a switch later in the node order (a chain of such turns never comes
+  // back), then the rest. The 3,784-HCA pod's core ANs: 6 entries were left
+  // without a route when the LID alone picked the neighbour; a real NDR
+  // pod's spines, every one with holes, 4 without the order.
+  std::vector<uint8_t> holed(fabric.size(), 0);
+  for (const Hole& hole : holes) holed[hole.sw] = 1;
+  // Fills the holes in `order` on a copy of the tables and of SL 0's graph;
+  // returns the tables and how many it filled.
+  auto fill = [&](const std::vector<Hole>& order) {
+    std::pair<Lfts, int> out{routing.lfts, 0};
+    Lfts& lfts = out.first;
+    AcyclicLayer layer = sl0;
+    auto preference = [&](int sw, int below, int lid) {
+      const uint8_t onward = lfts.at(below, lid);
+      const PortRef next = onward == kNoPath ? PortRef{} : fabric.node(below).ports[onward].peer;
+      if (!next.valid() || holed[next.node] == 0) return 0;
+      return next.node > sw ? 1 : 2;
+    };
+    for (const Hole& hole : order) {
+      const Node& node = fabric.node(hole.sw);
+      const int target = exits[hole.lid].target;
+      // The down neighbours with an up/down route, tried from one the LID
+      // picks, in the order of preference above.
+      std::vector<uint8_t> ports;
+      for (int p = 1; p <= node.num_ports; ++p) {
+        const PortRef peer = node.ports[p].peer;
+        if (peer.valid() && fabric.node(peer.node).is_switch() && level[peer.node] < level[hole.sw] &&
+            reach.in_updown(peer.node, target) && lfts.at(peer.node, hole.lid) != kNoPath)
+          ports.push_back(static_cast<uint8_t>(p));
+      }
+      if (ports.empty()) continue;
+      std::ranges::rotate(ports, ports.begin() + static_cast<long>(hole.lid % ports.size()));
+      std::ranges::stable_sort(ports, {}, [&](uint8_t port) {
+        return preference(hole.sw, fabric.peer({hole.sw, port}).node, hole.lid);
+      });
+      for (const uint8_t port : ports) {
+        const int below = fabric.peer({hole.sw, port}).node;
+        const int onward = channels.of(below, lfts.at(below, hole.lid));
+        if (onward >= 0 && !layer.try_add({{channels.of(hole.sw, port), onward}})) continue;
+        lfts.port[hole.sw][hole.lid] = port;
+        ++out.second;
+        break;
+      }
     }
-    for (size_t i = 0; i < ports.size(); ++i) {
-      const uint8_t port = ports[(hole.lid + i) % ports.size()];
-      const int below = fabric.peer({hole.sw, port}).node;
-      const int onward = channels.of(below, routing.lfts.at(below, hole.lid));
-      if (onward >= 0 && !sl0.try_add({{channels.of(hole.sw, port), onward}})) continue;
-      routing.lfts.port[hole.sw][hole.lid] = port;
-      ++filled;
-      break;
-    }
+    return out;
+  };
+  // The greedy's order decides which turns close a loop first: where the
+  // switches in node order leave some holes, the reverse order may not (a
+  // real NDR pod: 3 left one way, none the other).
+  std::pair<Lfts, int> best = fill(holes);
+  if (best.second < static_cast<int>(holes.size())) {
+    std::pair<Lfts, int> reversed = fill(std::vector<Hole>(holes.rbegin(), holes.rend()));
+    if (reversed.second > best.second) best = std::move(reversed);
   }
+  routing.lfts = std::move(best.first);
+  const int filled = best.second;
   routing.notes.push_back(fmt::format(
       "{} of {} entries of switches with CAs (SHARP ANs) toward compute hosts they cannot reach up/down (missing "
       "cables) turn down-up once, at a neighbour below, where SL 0 stays free of credit loops",

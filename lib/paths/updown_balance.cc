@@ -6,6 +6,8 @@
 #include <span>
 #include <tuple>
 
+#include "core/aggregation_node.h"
+
 namespace ftclos {
 namespace {
 
@@ -102,6 +104,11 @@ class Balancer {
   int top_ = 0;
   Adjacency up_, down_, any_;
   std::vector<uint8_t> has_ca_;
+  // Has a compute CA: an AN alone (on every switch of a pod) sends only
+  // SHARP's traffic, which no contention figure counts; its loads would
+  // even the cores' per-group down ports and leave their totals to ties
+  // (a 3,784-HCA pod: destinations per core 16..94, worst case 96).
+  std::vector<uint8_t> has_compute_;
   std::vector<int> port_base_;  // by switch index: offset of its port 0 in load_
   std::vector<int> load_;       // destinations per port: entries on paths and spread, and least-loaded ones
   std::vector<int> into_;       // by switch index: load_into
@@ -164,6 +171,7 @@ Balancer::Balancer(const RoutingInput& input, const UpDownReach& reach, Lfts& lf
   top_ = n == 0 ? 0 : level_.back();
   port_base_.resize(n);
   has_ca_.assign(n, 0);
+  has_compute_.assign(n, 0);
   int ports = 0;
   for (int i = 0; i < n; ++i) {
     const Node& node = fabric.node(sw_[i]);
@@ -172,7 +180,10 @@ Balancer::Balancer(const RoutingInput& input, const UpDownReach& reach, Lfts& lf
     for (int p = 1; p <= std::min(node.num_ports, kMaxPort); ++p) {
       const PortRef peer = node.ports[p].peer;
       if (!peer.valid()) continue;
-      if (!fabric.node(peer.node).is_switch()) has_ca_[i] = 1;
+      if (!fabric.node(peer.node).is_switch()) {
+        has_ca_[i] = 1;
+        has_compute_[i] |= !is_aggregation_node(fabric.node(peer.node));
+      }
       const int j = mine_[peer.node];
       if (j < 0 || j == i || peer.port > kMaxPort) continue;
       const Edge edge{j, static_cast<uint8_t>(p), static_cast<uint8_t>(peer.port)};
@@ -493,8 +504,9 @@ void Balancer::route_needed(uint8_t* entries) {
   }
 }
 
-// Loads count the destinations a port carries CA traffic for: from every
-// switch with CAs along its entries to T, each port once. Entries that
+// Loads count the destinations a port carries compute traffic for: from
+// every switch with compute CAs along its entries to T, each port once
+// (ANs' switches are routed, not counted). Entries that
 // spreading set but no CA's traffic crosses carry nothing and count nothing
 // (with them counted, FT(8,3) with a swapped cable pair: worst case 12).
 void Balancer::count_carried(int t, const uint8_t* entries) {
@@ -506,8 +518,10 @@ void Balancer::count_carried(int t, const uint8_t* entries) {
       if (i < 0) return;
     }
   };
-  for (int i : ca_below_) walk(i);
-  for (int i : ca_above_) walk(i);
+  for (int i : ca_below_)
+    if (has_compute_[i]) walk(i);
+  for (int i : ca_above_)
+    if (has_compute_[i]) walk(i);
 }
 
 // A row for `lid` in rows_ (flushed first when full), its entries unset.
@@ -574,35 +588,41 @@ void balance_by_destination(const RoutingInput& input, const UpDownReach& reach,
   lfts.port.assign(fabric.size(), {});
   for (int x = 0; x < fabric.size(); ++x)
     if (fabric.node(x).is_switch()) lfts.port[x].assign(input.lids.max_lid + 1, kNoPath);
-  // CA LIDs first, offset 0 on its own (balanced as at LMC 0: every host
-  // that does not know its path bits sends there), then the further offsets
-  // on top (a target's together, so they spread over distinct paths), each
-  // by target and port (a leaf's hosts spread over its parents in turn),
-  // then switch LIDs, which carry management traffic only.
+  // Compute CA LIDs first, offset 0 on its own (balanced as at LMC 0: every
+  // host that does not know its path bits sends there), then the further
+  // offsets on top (a target's together, so they spread over distinct
+  // paths), each by target and port (a leaf's hosts spread over its parents
+  // in turn); then SHARP ANs' LIDs, whose traffic no contention figure
+  // counts; then switch LIDs, which carry management traffic only.
   // May-detour is the same for every LID of one group (updown_reach.h).
   Balancer balancer(input, reach, lfts);
-  std::vector<std::tuple<bool, bool, int, Dest>> order;
+  enum Kind { kCompute, kAggregationNode, kSwitch };
+  struct Ordered {
+    Kind kind;
+    bool further_offset;
+    int target;
+    Dest dest;
+    auto group() const { return std::tuple(kind, further_offset, target); }
+  };
+  std::vector<Ordered> order;
   for (int lid = 1; lid <= input.lids.max_lid; ++lid) {
     const int owner = input.lids.owner[lid];
     if (owner < 0) continue;
     const Exit exit = exit_of(fabric, owner);
     if (exit.target < 0 || balancer.index_of(exit.target) < 0) continue;
-    order.emplace_back(exit.port == 0, input.lids.offset_of(lid) > 0, balancer.index_of(exit.target),
-                       Dest{lid, static_cast<uint8_t>(exit.port), reach.may_detour(exit)});
+    const Kind kind = exit.port == 0 ? kSwitch : is_aggregation_node(fabric.node(owner)) ? kAggregationNode : kCompute;
+    order.push_back({kind, input.lids.offset_of(lid) > 0, balancer.index_of(exit.target),
+                     Dest{lid, static_cast<uint8_t>(exit.port), reach.may_detour(exit)}});
   }
-  std::ranges::stable_sort(order, {}, [](const auto& o) {
-    return std::tuple(std::get<0>(o), std::get<1>(o), std::get<2>(o), std::get<3>(o).port);
-  });
+  std::ranges::stable_sort(order, {}, [](const Ordered& o) { return std::tuple_cat(o.group(), std::tuple(o.dest.port)); });
   std::vector<Dest> group;
   for (size_t k = 0; k < order.size(); ++k) {
-    group.push_back(std::get<3>(order[k]));
-    if (k + 1 < order.size() && std::get<0>(order[k + 1]) == std::get<0>(order[k]) &&
-        std::get<1>(order[k + 1]) == std::get<1>(order[k]) && std::get<2>(order[k + 1]) == std::get<2>(order[k]))
-      continue;
-    if (std::get<0>(order[k]))
-      balancer.route_switch_lids(std::get<2>(order[k]), group);
+    group.push_back(order[k].dest);
+    if (k + 1 < order.size() && order[k + 1].group() == order[k].group()) continue;
+    if (order[k].kind == kSwitch)
+      balancer.route_switch_lids(order[k].target, group);
     else
-      balancer.route_target(std::get<2>(order[k]), group);
+      balancer.route_target(order[k].target, group);
     group.clear();
   }
   balancer.flush();

@@ -28,10 +28,10 @@ bool lacks_n_squared_tops(const Detection& detection) {
 // to the next live port, blind to what else goes there; the balanced up/down
 // router weighs every port's load. Measured with stock OpenSM on ibsim
 // (tests/e2e/audit_opensm_engines.sh --all): FT(8,3) with 2 or 3 lost
-// switches, D-mod-k 13 vs updown 10; PartialGazelle 10 vs 8. Yet on
-// rail-optimized pods D-mod-k's labels balance what updown does not (a
-// 3,784-HCA pod with 30 missing cables: 65 vs 104), so on a degraded tree
-// D-mod-k challenges updown's tables and the lower worst case is kept.
+// switches, D-mod-k 13 vs updown 10; PartialGazelle 10 vs 8. Where
+// D-mod-k's labels still spread better, it wins: on a degraded tree D-mod-k
+// challenges updown's tables and the lower worst case is kept (a 960-HCA
+// rail-optimized pod with 8 missing cables: updown 16, D-mod-k 18).
 bool degraded(const Detection& detection) { return detection.degraded(); }
 
 // Where some pair of leaves shares no ancestor updown leaves their CAs

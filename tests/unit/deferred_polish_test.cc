@@ -56,10 +56,12 @@ TEST(RepairSweep, PolishesOnlyWithinTheRepairBudgetWhenTablesAreInTheSwitches) {
   ASSERT_TRUE(repair.ok()) << repair.message;
   EXPECT_TRUE(repair.sweep.routing.polish_cut_short);
   EXPECT_TRUE(repair.sweep.polish_deferred);
-  // From scratch the full budget: nothing left to defer, though it ran out on this fabric too.
+  // From scratch the full budget: nothing left to defer. It runs far past
+  // the repair's budget (to the floor of destination-based tables here,
+  // where it stops: 22.7 M work).
   const SweepOutcome scratch = run_sweep({rfc.cut, rfc.lids, rfc.hints}, {});
   EXPECT_FALSE(scratch.sweep.polish_deferred);
-  EXPECT_GE(polish_work(scratch.sweep.routing), kFullPolishWork);
+  EXPECT_GT(polish_work(scratch.sweep.routing), 10 * kRepairPolishWork);
   EXPECT_GT(polish_work(repair.sweep.routing), 0);
   // One matching past the budget at most: far below the full budget.
   EXPECT_LT(polish_work(repair.sweep.routing), 2 * kRepairPolishWork);

@@ -113,7 +113,8 @@ TEST(DetectSuperpod, NdrLikePodWithALostLeafNamesAll26MissingCables) {
   ASSERT_TRUE(lost->lost_switches.front().starts_with("su")) << lost->lost_switches.front();
   std::set<std::string> removed;
   const PortRef mgmt_uplink{*fabric.find("mgmt-leaf1"), 4 + 5};  // after its 4 hosts, to the fifth spine
-  ASSERT_TRUE(fabric.peer(mgmt_uplink).valid());
+  const PortRef spine_end = fabric.peer(mgmt_uplink);
+  ASSERT_TRUE(spine_end.valid());
   removed.insert(fabric.node(mgmt_uplink.node).name + "-" + fabric.node(fabric.peer(mgmt_uplink).node).name);
   fabric.disconnect(mgmt_uplink);
   Result<std::vector<RemovedCable>> failed = degrade(fabric, {.fail_links = 25, .seed = 9});
@@ -137,6 +138,18 @@ TEST(DetectSuperpod, NdrLikePodWithALostLeafNamesAll26MissingCables) {
   }
   EXPECT_EQ(compute, hcas);
   EXPECT_EQ(detection.management_leaves.size(), 2u);
+  // A management leaf's missing cable is named at the ports its siblings
+  // use: the other management leaf's toward that spine, the other spines'
+  // toward that leaf (before: [?] at both ends).
+  for (const Deviation& d : detection.deviations()) {
+    if (d.kind != Deviation::Kind::kMissingCable) continue;
+    EXPECT_NE(d.at.port, 0) << fabric.node(d.at.node).name;
+    EXPECT_NE(d.peer.port, 0) << fabric.node(d.peer.node).name;
+    if (d.at.node == mgmt_uplink.node && d.peer.node == spine_end.node) {
+      EXPECT_EQ(d.at.port, mgmt_uplink.port);
+      EXPECT_EQ(d.peer.port, spine_end.port);
+    }
+  }
 }
 
 // A site of 4 director chassis, every chip a switch: 16 edge switches of 8
@@ -170,6 +183,10 @@ TEST(DetectSuperpod, DirectorSiteWithHostlessEdgesKeepsThemLeavesAndNamesEveryMi
   for (const std::string& name : hostless) EXPECT_EQ(detection.levels.of[*fabric.find(name)], 1) << name;
   EXPECT_EQ(missing_cables(fabric, detection), removed) << detection_summary(fabric, detection);
   EXPECT_NE(detection.find(Family::kPgft), nullptr) << family_summary(detection);
+  // Every host-carrying edge has its 8 hosts; the hostless ones are so by
+  // design and miss none (before: 8 missing hosts reported on each).
+  for (const Deviation& d : detection.deviations())
+    EXPECT_NE(d.kind, Deviation::Kind::kMissingHost) << fabric.node(d.at.node).name << ": " << d.detail;
 }
 
 TEST(DetectSuperpod, HostlessLeavesHangingOffTheSpinesAreLeavesNotTheTop) {

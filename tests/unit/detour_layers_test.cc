@@ -121,6 +121,30 @@ TEST(AttachedHosts, PodAggregationNodesTakeOneSlBesideTheTreeAndReachEveryHost) 
   }
 }
 
+// The 3,784-HCA pod (`gen superpod --units 25 --servers 20 --rails 8
+// --levels 3 --spines 10 --group-units 5 --partial-units 10 --mgmt-leaves 4
+// --fail-links 30 --seed 5`): 704 ANs, 100 cores. Where cores lost a cable
+// each, the AN detours of one core turned at a spine whose next hop is
+// another such core, and those of that core back: SL 0 refused the turns
+// that closed the loop, and 11 AN-to-host entries stayed without a route
+// (34 when the ANs' traffic still weighed on updown's loads). Turns that
+// land on a core without detours of its own come first now.
+TEST(AttachedHosts, Pod3784HcasWith30MissingCablesDeliversEveryAnOnTwoVls) {
+  Result<Superpod> pod = generate_superpod({.units = 25, .servers = 20, .rails = 8, .levels = 3, .spines = 10,
+                                            .group_units = 5, .partial_units = 10, .mgmt_leaves = 4, .seed = 5});
+  ASSERT_TRUE(pod.ok()) << pod.status().message();
+  ASSERT_EQ(pod->compute_hcas, 3784);
+  Fabric& fabric = pod->fabric;
+  ASSERT_TRUE(degrade(fabric, {.fail_links = 30, .seed = 5}).ok());
+  Result<RoutedFabric> routed = route_fabric(fabric, "updown", 0);
+  ASSERT_TRUE(routed.ok()) << routed.status().message();
+  const Correctness c = audit(fabric, *routed, true);
+  EXPECT_EQ(c.unreachable, 0);
+  EXPECT_EQ(c.loops, 0);
+  EXPECT_EQ(c.credit_loops, 0);
+  EXPECT_EQ(c.vls_used, 0b11);
+}
+
 // Compute hosts never take a detour: a leaf pair without a common ancestor
 // stays unrouted (the plugin and `route` refuse such tables).
 TEST(AttachedHosts, ComputeHostsGetNoLayers) {

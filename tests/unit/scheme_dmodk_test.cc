@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <string>
@@ -238,9 +239,11 @@ TEST(Dmodk, EveryThreadCountGivesTheSameTables) {
 }
 
 // A degraded rail-optimized pod (960 HCAs, 236 ANs, 8 missing cables; too
-// large for the contention polish): D-mod-k's labels spread what updown's
-// balance piles on spine uplinks, so auto, weighing both, keeps D-mod-k.
-TEST(DmodkAuto, OnADegradedPodItChallengesUpdownAndWins) {
+// large for the contention polish to settle): auto weighs D-mod-k against
+// updown and keeps the lower. Since updown's loads count compute traffic
+// only, its balance spreads the destinations over the cores as D-mod-k's
+// labels do, and then some (16 vs 18; before, 60 vs 20).
+TEST(DmodkAuto, OnADegradedPodItChallengesUpdownAndTheLowerIsKept) {
   Result<Superpod> pod = generate_superpod(
       {.units = 10, .servers = 12, .rails = 8, .levels = 3, .spines = 6, .group_units = 5, .radix = 24});
   ASSERT_TRUE(pod.ok()) << pod.status().message();
@@ -254,10 +257,11 @@ TEST(DmodkAuto, OnADegradedPodItChallengesUpdownAndWins) {
   input.worst_case = &measure;
   Result<Routing> chosen = make_auto_scheme()->route(input);
   ASSERT_TRUE(chosen.ok()) << chosen.status().message();
-  EXPECT_EQ(chosen->chosen, "dmodk") << ::testing::PrintToString(chosen->notes);
-  const double worst = measure(input, *chosen), updown_worst = measure(input, updown.routing);
-  EXPECT_EQ(worst, measure(input, dmodk.routing));
-  EXPECT_LT(worst, updown_worst);
+  const std::string notes = ::testing::PrintToString(chosen->notes);
+  EXPECT_NE(notes.find("auto passed over dmodk: worst-case contention"), std::string::npos) << notes;
+  const double updown_worst = measure(input, updown.routing), dmodk_worst = measure(input, dmodk.routing);
+  EXPECT_EQ(measure(input, *chosen), std::min(updown_worst, dmodk_worst));
+  EXPECT_LE(updown_worst, dmodk_worst);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <map>
 #include <string>
 #include <tuple>
+#include <utility>
 
 #include "audit/audit.h"
 #include "detect/levels.h"
@@ -256,6 +257,29 @@ TEST_P(UpDownVaried, DeliversEveryCaWithinTheBound) {
 
 INSTANTIATE_TEST_SUITE_P(Generated, UpDownVaried, ::testing::ValuesIn(kVaried),
                          [](const auto& info) { return info.param.name; });
+
+// A rail-optimized 3-level pod with a SHARP AN on every switch: each core
+// reaches one spine of each (group, rail), so a spine's cable to a core
+// carries every destination that turns at that core. Balanced as routed,
+// before any polish, the cores turn as many destinations each as D-mod-k's
+// labels give them (11, as dmodk). Before, the ANs' traffic weighed on the
+// loads: every core sends its AN's packets down to every leaf, which evened
+// each core's ports toward one group and left their totals to ties (16).
+TEST(UpDown, PodCoresTurnAsManyDestinationsAsDmodkWithoutPolish) {
+  auto pod = [] {
+    Result<Superpod> generated = generate_superpod(
+        {.units = 6, .servers = 8, .rails = 4, .levels = 3, .spines = 4, .group_units = 2, .radix = 16});
+    EXPECT_TRUE(generated.ok()) << generated.status().message();
+    return std::move(generated->fabric);
+  };
+  const Routed ours = route_fabric(*make_updown_scheme(), pod(), 0, false);
+  const Routed dmodk = route_fabric(*make_dmodk_scheme(), pod(), 0, false);
+  ASSERT_TRUE(ours.status.ok() && dmodk.status.ok());
+  const Audit a = audit(ours);
+  EXPECT_EQ(a.correctness.unreachable, 0);
+  EXPECT_EQ(a.correctness.credit_loops, 0);
+  EXPECT_LE(a.worst_case, audit(dmodk).worst_case);
+}
 
 // The small random Clos: at most stock's best (8, same source).
 TEST(UpDown, SmallRandomClosWithinStock) {

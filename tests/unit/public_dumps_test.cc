@@ -1,0 +1,45 @@
+// Public ibnetdiscover dumps of real clusters (ibsim-topos/public/README
+// section of ibsim-topos/README.md: source and license of each).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+
+#include "audit/audit.h"
+#include "core/aggregation_node.h"
+#include "core/fabric_file.h"
+#include "detect/detect.h"
+#include "engine/route_fabric.h"
+
+namespace ftclos {
+namespace {
+
+const std::filesystem::path kPublic = std::filesystem::path(FTCLOS_SOURCE_ROOT) / "ibsim-topos/public";
+
+// NVIDIA topograph's test dump: an NDR DGX H100 pod of 31 rail leaves and
+// 9 spines (QM9701), 542 HCAs, a SHARP AN on every switch, 26 missing
+// cables. Every leaf carries at most 19 compute HCAs: no destination-based
+// tables beat 19 there (a leaf's CAs share its entry per destination). The
+// polish stops at that floor instead of spending its whole budget (15.6 s
+// of `route`, 16.8 s of the plugin's sweep in ibsim, for 19 -> 19); the
+// spines' ANs still reach every host (180 one-hop detours; the greedy in
+// node order left 3, the reverse order none).
+TEST(PublicDumps, NdrH100PodRoutesOnTheTreeAtItsFloorWithoutSpendingThePolishBudget) {
+  Result<Fabric> fabric = read_end_nodes((kPublic / "ndr-h100-topograph.ibnetdiscover").string());
+  ASSERT_TRUE(fabric.ok()) << fabric.status().message();
+  Result<RoutedFabric> routed = route_fabric(*fabric, "updown", 0);
+  ASSERT_TRUE(routed.ok()) << routed.status().message();
+  EXPECT_EQ(routed->detection.levels.height, 2);
+  EXPECT_EQ(routed->detection.levels.aggregation_nodes.size(), 40u);
+  const AuditInput input{*fabric, routed->detection.levels, routed->lids, routed->routing.lfts, {},
+                         routed->routing.dest_sl, {}};
+  const Correctness c = check_correctness(input);
+  EXPECT_EQ(c.unreachable, 0);
+  EXPECT_EQ(c.loops, 0);
+  EXPECT_EQ(c.credit_loops, 0);
+  EXPECT_EQ(worst_case_contention(input).worst_case, 19);
+  EXPECT_FALSE(routed->routing.polish_cut_short) << ::testing::PrintToString(routed->routing.notes);
+}
+
+}  // namespace
+}  // namespace ftclos

@@ -232,10 +232,15 @@ long complete_switch_traffic(const RoutingInput& input, Routing& routing, const 
         "{} entries no CA route uses filled so that every switch reaches every LID ({} of them where the up/down "
         "rule offers no port that delivers: a shortest path over switch cables, which may turn down then up)",
         completer.written(), completer.detoured()));
-  // Elsewhere nothing keeps switches' own routes (the scheme's, or those
-  // filled here) from closing a credit loop with the CAs' on their SL.
-  if (!folded_clos)
-    settle_credit_loops(input.fabric, input.lids, std::min(input.data_vls, kMaxDetourSl + 1) - 1,
+  // Off folded Clos nothing keeps switches' own routes (the scheme's, or
+  // those filled here) from closing a credit loop with the CAs' on their SL;
+  // on one, up/down keeps them apart only while every CA route is up/down
+  // too (no SL but 0: attached hosts' and ANs' detours turn down-up).
+  // There the LIDs move only to SLs the CA routes already use.
+  const int highest_sl = routing.dest_sl.empty() ? 0 : *std::ranges::max_element(routing.dest_sl);
+  if (!folded_clos || highest_sl > 0)
+    settle_credit_loops(input.fabric, input.lids,
+                        folded_clos ? highest_sl : std::min(input.data_vls, kMaxDetourSl + 1) - 1,
                         "LIDs reached by switches' own routes (PMA traffic)", routing);
   return written + completer.written();
 }

@@ -37,6 +37,10 @@ TEST(PublicDumps, NdrH100PodRoutesOnTheTreeAtItsFloorWithoutSpendingThePolishBud
   EXPECT_EQ(c.unreachable, 0);
   EXPECT_EQ(c.loops, 0);
   EXPECT_EQ(c.credit_loops, 0);
+  // The ANs' down-up detours on SL 0 closed one with switches' own routes: 10 LIDs move to SL 1.
+  EXPECT_EQ(c.switch_unreachable, 0);
+  EXPECT_EQ(c.switch_credit_loops, 0) << ::testing::PrintToString(c.examples);
+  EXPECT_EQ(c.vls_used, 0b11u);
   EXPECT_EQ(worst_case_contention(input).worst_case, 19);
   EXPECT_FALSE(routed->routing.polish_cut_short) << ::testing::PrintToString(routed->routing.notes);
 }

@@ -81,7 +81,8 @@ int route_source_detours(const RoutingInput& input, const UpDownReach& reach, Ro
           ports.push_back(static_cast<uint8_t>(p));
       }
       if (ports.empty()) continue;
-      std::ranges::rotate(ports, ports.begin() + static_cast<long>(hole.lid % ports.size()));
+      // std::rotate, not ranges::rotate: clang with libstdc++ 12 cannot compile the latter.
+      std::rotate(ports.begin(), ports.begin() + static_cast<long>(hole.lid % ports.size()), ports.end());
       std::ranges::stable_sort(ports, {}, [&](uint8_t port) {
         return preference(hole.sw, fabric.peer({hole.sw, port}).node, hole.lid);
       });

@@ -122,7 +122,7 @@ int layer_detours(const RoutingInput& input, const UpDownReach& reach, Routing& 
 }
 
 int layer_turning_lids(const Fabric& fabric, const LidMap& lid_map, const std::vector<int>& lids, int lowest_sl,
-                       std::string_view which, Routing& routing) {
+                       Routing& routing) {
   if (lids.empty()) return 0;
   const Channels channels(fabric);
   CdgLayers layers(channels.count());
@@ -135,49 +135,43 @@ int layer_turning_lids(const Fabric& fabric, const LidMap& lid_map, const std::v
     if (lid_map.owner[lid] >= 0 && !turning[lid] && (sl > 0 || lowest_sl == 0))
       layers.place(dependencies_toward(fabric, routing.lfts, channels, lid), sl, sl);
   }
-  std::vector<uint8_t> before;
-  for (int lid : lids) before.push_back(routing.dest_sl[lid]);
   const auto [highest, unplaced] = place_on_sls(fabric, channels, layers, lids, lowest_sl, routing);
-  int moved = 0;
-  for (size_t i = 0; i < lids.size(); ++i) moved += routing.dest_sl[lids[i]] != before[i];
+  const int moved = static_cast<int>(std::ranges::count_if(lids, [&](int lid) { return routing.dest_sl[lid] != 0; }));
   if (moved > 0)
-    note_layers(fmt::format("{} {} where their SL would close a credit loop", moved, which), highest, unplaced,
-                routing);
+    note_layers(fmt::format("{} LIDs to which some switch's own route turns from down to up where, on SL 0, the "
+                            "turn would close a credit loop",
+                            moved),
+                highest, unplaced, routing);
   return moved;
 }
 
 int settle_credit_loops(const Fabric& fabric, const LidMap& lid_map, int highest_sl, std::string_view which,
                         Routing& routing) {
   const auto sl_of = [&](int lid) { return routing.dest_sl.empty() ? 0 : routing.dest_sl[lid]; };
-  std::vector<std::vector<int>> by_sl(kMaxDetourSl + 1);
-  for (int lid = 1; lid <= lid_map.max_lid; ++lid)
-    if (lid_map.owner[lid] >= 0) by_sl[sl_of(lid)].push_back(lid);
-  if (std::ranges::all_of(by_sl, [&](const std::vector<int>& lids) { return layer_acyclic(fabric, routing.lfts, lids); }))
-    return 0;
   const Channels channels(fabric);
   CdgLayers layers(channels.count());
-  std::vector<int> misfits;
+  // Every SL's layer filled again: where all are acyclic every LID fits its own.
+  std::vector<std::pair<int, std::vector<Dependency>>> misfits;
   for (const bool switches : {false, true})
     for (int lid = 1; lid <= lid_map.max_lid; ++lid) {
       const int owner = lid_map.owner[lid];
       if (owner < 0 || fabric.node(owner).is_switch() != switches) continue;
-      if (layers.place(dependencies_toward(fabric, routing.lfts, channels, lid), sl_of(lid), sl_of(lid)) < 0)
-        misfits.push_back(lid);
+      std::vector<Dependency> dependencies = dependencies_toward(fabric, routing.lfts, channels, lid);
+      if (layers.place(dependencies, sl_of(lid), sl_of(lid)) < 0) misfits.emplace_back(lid, std::move(dependencies));
     }
+  if (misfits.empty()) return 0;
   // A misfit that fits no SL the ports offer stays where it was (the auditor reports its loop).
   int moved = 0, highest = 0;
-  for (int lid : misfits) {
-    const int sl = layers.place(dependencies_toward(fabric, routing.lfts, channels, lid), 0, highest_sl);
+  for (const auto& [lid, dependencies] : misfits) {
+    const int sl = layers.place(dependencies, 0, highest_sl);
     if (sl < 0) continue;
     if (routing.dest_sl.empty()) routing.dest_sl.assign(lid_map.max_lid + 1, 0);
     routing.dest_sl[lid] = static_cast<uint8_t>(sl);
     highest = std::max(highest, sl);
     ++moved;
   }
-  const int unplaced = static_cast<int>(misfits.size()) - moved;
-  if (!misfits.empty())
-    note_layers(fmt::format("{} {} where their SL would close a credit loop", moved, which), highest, unplaced,
-                routing, highest_sl);
+  note_layers(fmt::format("{} {} where their SL would close a credit loop", moved, which), highest,
+              static_cast<int>(misfits.size()) - moved, routing, highest_sl);
   return moved;
 }
 

@@ -22,15 +22,13 @@ inline constexpr int kMaxDetourSl = 7;
 /// did. Returns the highest SL used (0: none needed).
 int layer_detours(const RoutingInput& input, const UpDownReach& reach, Routing& routing);
 
-/// Puts `lids`, to which some switch's own route leaves the order that
-/// keeps the others acyclic (turns from down to up on a folded Clos,
-/// paths/switch_routes_legal.h; leaves MiKANT's up/across/down order), each
-/// on the lowest SL >= `lowest_sl` whose channel dependency graph stays
-/// acyclic with its routes, beside the layers routing.dest_sl holds for the
-/// other LIDs, and notes the LIDs whose SL changed, `which` saying what
-/// they are. Returns how many changed.
+/// Puts `lids`, to which some switch's own route turns from down to up
+/// (paths/switch_routes_legal.h), each on the lowest SL >= `lowest_sl`
+/// whose channel dependency graph stays acyclic with its routes, beside
+/// the layers routing.dest_sl holds (SL 0: every other LID), and notes the
+/// LIDs that leave SL 0. Returns how many did.
 int layer_turning_lids(const Fabric& fabric, const LidMap& lid_map, const std::vector<int>& lids, int lowest_sl,
-                       std::string_view which, Routing& routing);
+                       Routing& routing);
 
 /// Where the routes to some SL's LIDs (every switch's entry, so switches'
 /// own traffic too) close a cycle, fills each SL's layer again, CA LIDs
@@ -39,6 +37,7 @@ int layer_turning_lids(const Fabric& fabric, const LidMap& lid_map, const std::v
 /// others stay, noted), `which` saying what they are. Returns how many moved.
 int settle_credit_loops(const Fabric& fabric, const LidMap& lid_map, int highest_sl, std::string_view which,
                         Routing& routing);
+
 /// Whether the channel dependency graph of the routes to `lids` (one SL's
 /// LIDs) is acyclic in `lfts`: what a change to a layered LID's entries
 /// must keep (paths/contention_polish.h).

@@ -552,11 +552,10 @@ void layer_switch_turns(const RoutingInput& input, const LegalSwitchRoutes& lega
   bool ca_layers = false;
   for (size_t lid = 1; lid < routing.dest_sl.size() && !ca_layers; ++lid)
     ca_layers = routing.dest_sl[lid] != 0 && !input.fabric.node(input.lids.owner[lid]).is_switch();
-  constexpr std::string_view kWhich = "LIDs to which some switch's own route turns from down to up";
   if (labelled && !ca_layers)
-    layer_turning_lids(input.fabric, input.lids, legal.illegal_lids, 1, kWhich, routing);
+    layer_turning_lids(input.fabric, input.lids, legal.illegal_lids, 1, routing);
   else
-    layer_turning_lids(input.fabric, input.lids, legal.turning_lids, 0, kWhich, routing);
+    layer_turning_lids(input.fabric, input.lids, legal.turning_lids, 0, routing);
 }
 
 }  // namespace ftclos

@@ -37,7 +37,6 @@
 #include <deque>
 #include <limits>
 
-#include "paths/detour_layers.h"
 #include "schemes/schemes.h"
 
 namespace ftclos {
@@ -268,7 +267,6 @@ class MikantRouter {
       if (lids_.owner[lid] >= 0) out.dest_sl[lid] = static_cast<uint8_t>(group(lids_.owner[lid]));
 
     Tally tally;
-    std::vector<int> detour_lids;  // LIDs some switch's own route reaches out of the up/across/down order
     const std::vector<std::vector<int>> targets = lids_by_target();
     for (int x = 0; x < fabric_.size(); ++x) {
       if (targets[x].empty()) continue;
@@ -283,8 +281,6 @@ class MikantRouter {
       for (int lid : targets[x]) {
         const int owner = lids_.owner[lid];
         const Column& column = owner == x ? to_switch : to_cas;
-        if (owner == x && std::ranges::any_of(switches_, [&](int w) { return w != x && column.detour[w]; }))
-          detour_lids.push_back(lid);
         for (int w : switches_) {
           uint8_t& port = out.lfts.port[w][lid];
           if (w == x) {
@@ -300,11 +296,6 @@ class MikantRouter {
       }
     }
     add_notes(tally, out);
-    // Algorithm 1's order keeps each group's SL acyclic; the detours of
-    // switches' own traffic (PMA queries to and from hostless switches) may
-    // not: those LIDs go on SLs where theirs fit.
-    layer_turning_lids(fabric_, lids_, detour_lids, 0, "LIDs some switch's own route reaches out of the "
-                       "up/across/down order", out);
   }
 
   void add_notes(const Tally& tally, Routing& out) const {

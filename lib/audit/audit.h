@@ -100,6 +100,8 @@ struct Correctness {
   int credit_loops = 0;        // cycles in the channel dependency graph, counted per VL
   uint16_t sls_used = 0;       // bit s: some delivered route has SL s
   uint16_t vls_used = 0;       // bit v: a channel may carry VL v for them (every port pair's SL2VL)
+  uint16_t switch_sls_used = 0;  // the same for switches' own routes (the SL of the LID they go to)
+  uint16_t switch_vls_used = 0;
   std::vector<std::string> examples;  // a few concrete cases per kind, for people
 };
 

@@ -310,15 +310,17 @@ class Auditor {
   // with the CAs' traffic, so a turn only they make can close a credit loop.
   void audit_switch_sources(int lid, int owner) {
     counts_.switch_pairs += switches_in_piece_[pieces_[owner]] - in_.fabric.node(owner).is_switch();
-    bool up_down = folded_;
+    bool up_down = folded_, delivered = false;
     for (int x : switches_) {
       if (x == owner || pieces_[x] != pieces_[owner]) continue;
       const Step& step = engine_.at(x);
       up_down = up_down && step.outcome == Trace::Outcome::kDelivered && step.up_down;
       if (step.outcome != Trace::Outcome::kDelivered) judge_switch_pair(in_.fabric.node(x).display_name(), x, owner, lid, 1);
+      else delivered = true;
     }
-    if (!in_.count_switch_credit_loops) return;
     const int sl = std::min(default_sl(in_, lid), kVls - 1);
+    if (delivered) counts_.switch_sls_used |= static_cast<uint16_t>(1u << sl);
+    if (!in_.count_switch_credit_loops) return;
     if (up_down && !switch_turned_[sl]) {
       deferred_switch_columns_[sl].push_back(lid);
     } else {
@@ -395,6 +397,7 @@ class Auditor {
     counts_.switch_pairs += other.counts_.switch_pairs;
     counts_.switch_unreachable += other.counts_.switch_unreachable;
     counts_.sls_used |= other.counts_.sls_used;
+    counts_.switch_sls_used |= other.counts_.switch_sls_used;
     for (int kind = 0; kind < kKinds; ++kind)
       for (const std::string& text : other.examples_[kind]) add_example(static_cast<Kind>(kind), text);
     merge_into(deps_, other.deps_);
@@ -786,8 +789,10 @@ Correctness check_correctness(const AuditInput& input) {
   if (input.mcast)
     for (const McastForwarding& group : *input.mcast) all.add_multicast(group);
   count_unaddressed(input, senders, pieces, all);
-  for (int sl = 0; sl < kVls; ++sl)
+  for (int sl = 0; sl < kVls; ++sl) {
     if (all.counts().sls_used & (1u << sl)) all.counts().vls_used |= vls[sl];
+    if (all.counts().switch_sls_used & (1u << sl)) all.counts().switch_vls_used |= vls[sl];
+  }
 
   if (turned_vls != 0) {
     const VlGraph graph = vl_graph(input, channels, all.deps());

@@ -112,8 +112,14 @@ std::string audit_summary(const Fabric& fabric, const Detection& detection, cons
   fmt::format_to(out, "switch pairs: {}, unreachable {} (every switch to every LID, every CA to every switch LID: "
                  "PMA queries and answers)\n", correctness.switch_pairs, correctness.switch_unreachable);
   fmt::format_to(out, "credit loops with switches' own routes: {}\n", correctness.switch_credit_loops);
-  fmt::format_to(out, "VLs used: {} (SLs {})\n", fmt::join(bits_of(correctness.vls_used), ","),
+  fmt::format_to(out, "VLs used: {} (SLs {})", fmt::join(bits_of(correctness.vls_used), ","),
                  fmt::join(bits_of(correctness.sls_used), ","));
+  // Switches' own routes (PMA answers) may need SLs the CA pairs do not: the VLs to enable.
+  if (const uint16_t beyond = correctness.switch_vls_used & ~correctness.vls_used; beyond != 0)
+    fmt::format_to(out, "; with switches' own routes: {} (SLs {})",
+                   fmt::join(bits_of(correctness.vls_used | correctness.switch_vls_used), ","),
+                   fmt::join(bits_of(correctness.sls_used | correctness.switch_sls_used), ","));
+  fmt::format_to(out, "\n");
   if (correctness.disconnected > 0)
     fmt::format_to(out, "disconnected: {} (CA pairs no cable path joins: not routing failures, not in pairs)\n",
                    correctness.disconnected);
@@ -238,6 +244,8 @@ nlohmann::json primary_json(const Fabric& fabric, const Detection& detection, co
       {"credit_loops", correctness.credit_loops},
       {"sls_used", bits_of(correctness.sls_used)},
       {"vls_used", bits_of(correctness.vls_used)},
+      {"switch_sls_used", bits_of(correctness.switch_sls_used)},
+      {"switch_vls_used", bits_of(correctness.switch_vls_used)},
       {"updown_violations", correctness.updown_violations},
       {"non_minimal", correctness.non_minimal},
       {"examples", correctness.examples},

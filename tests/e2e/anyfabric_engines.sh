@@ -114,9 +114,11 @@ wait_up() {
   return 1
 }
 
-# vl_count "0,1,3 (SLs ...)": how many VLs the audit's "VLs used" names.
+# vl_count "0,1,3 (SLs ...)[; with switches' own routes: 0,1,3,4 (SLs ...)]": how
+# many VLs the audit's "VLs used" names, switches' own routes included.
 vl_count() {
-  local list=${1%% *}
+  local text=${1##*with switches\' own routes: }
+  local list=${text%% *}
   tr ',' '\n' <<<"$list" | grep -c .
 }
 

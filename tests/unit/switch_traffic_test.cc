@@ -162,5 +162,27 @@ TEST(SwitchTraffic, EverySchemeRoutesSwitchesToEveryLidAndCasToEverySwitch) {
   }
 }
 
+// Switches' own routes go on the SL of the LID they go to: where some need
+// SLs no CA pair uses (updown moves switch LIDs whose routes would close a
+// credit loop), the audit names those SLs apart, so the VLs to enable are
+// all of them.
+TEST(SwitchTraffic, AuditNamesTheSlsOfSwitchesOwnRoutes) {
+  Result<Fabric> ftree = generate_ftree(8, 3);
+  ASSERT_TRUE(ftree.ok()) << ftree.status().message();
+  const Fabric fabric = with_level_cables(std::move(*ftree), 6, 2);
+  Result<RoutedFabric> routed = route_fabric(fabric, "updown", 0);
+  ASSERT_TRUE(routed.ok()) << routed.status().message();
+  AuditInput input{fabric, routed->detection.levels, routed->lids, routed->routing.lfts, {}, {}, {}};
+  input.dest_sl = routed->routing.dest_sl;
+  const Correctness correctness = check_correctness(input);
+  uint16_t lid_sls = 0;
+  for (int lid = 1; lid <= routed->lids.max_lid; ++lid)
+    if (routed->lids.owner[lid] >= 0)
+      lid_sls |= static_cast<uint16_t>(1u << (input.dest_sl.empty() ? 0 : input.dest_sl[lid]));
+  EXPECT_EQ(correctness.switch_sls_used, lid_sls);
+  EXPECT_NE(correctness.switch_sls_used & ~correctness.sls_used, 0) << "no switch LID beyond the CA pairs' SLs here";
+  EXPECT_EQ(correctness.switch_vls_used, correctness.switch_sls_used);  // no SL2VL given: VL = SL
+}
+
 }  // namespace
 }  // namespace ftclos

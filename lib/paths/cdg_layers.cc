@@ -7,15 +7,39 @@
 namespace ftclos {
 namespace {
 
-uint64_t key(const Dependency& dep) {
-  return (uint64_t{static_cast<uint32_t>(dep.first)} << 32) | static_cast<uint32_t>(dep.second);
+std::vector<int> updown_places(const Fabric& fabric, const StarRoots& star, const Channels& channels) {
+  std::vector<int> places(channels.count(), -1);
+  if (star.rank.size() != static_cast<size_t>(fabric.size())) {
+    std::iota(places.begin(), places.end(), 0);
+    return places;
+  }
+  std::vector<int> switches;
+  for (int x = 0; x < fabric.size(); ++x)
+    if (fabric.node(x).is_switch()) switches.push_back(x);
+  std::ranges::sort(switches, [&](int a, int b) { return star.up(fabric, b, a); });  // top first
+  std::vector<int> sequence;
+  for (const bool up : {true, false}) {
+    for (size_t i = 0; i < switches.size(); ++i) {
+      const int x = switches[up ? switches.size() - 1 - i : i];
+      const Node& node = fabric.node(x);
+      for (int port = 1; port <= node.num_ports; ++port)
+        if (const int c = channels.of(x, port); c >= 0 && star.up(fabric, x, node.ports[port].peer.node) == up)
+          sequence.push_back(c);
+    }
+  }
+  for (size_t i = 0; i < sequence.size(); ++i) places[sequence[i]] = static_cast<int>(i);
+  int next = static_cast<int>(sequence.size());
+  for (int& place : places)
+    if (place < 0) place = next++;  // ids of ports that lead to no switch
+  return places;
 }
 
 }  // namespace
 
-Channels::Channels(const Fabric& fabric) : fabric_(fabric), first_(fabric.size() + 1, 0) {
+Channels::Channels(const Fabric& fabric, const StarRoots& star) : fabric_(fabric), first_(fabric.size() + 1, 0) {
   for (int x = 0; x < fabric.size(); ++x)
     first_[x + 1] = first_[x] + (fabric.node(x).is_switch() ? fabric.node(x).num_ports + 1 : 0);
+  places_ = updown_places(fabric, star, *this);
 }
 
 int Channels::of(int x, int port) const {
@@ -52,7 +76,8 @@ AcyclicLayer::AcyclicLayer(std::vector<int> places)
 bool AcyclicLayer::try_add(const std::vector<Dependency>& deps) {
   std::vector<Dependency> added;
   for (const Dependency& dep : deps) {
-    if (!known_.insert(key(dep)).second) continue;
+    // A channel's successors are the ports of one switch: a short list to scan.
+    if (std::ranges::find(next_[dep.first], dep.second) != next_[dep.first].end()) continue;
     next_[dep.first].push_back(dep.second);
     prev_[dep.second].push_back(dep.first);
     added.push_back(dep);
@@ -61,7 +86,6 @@ bool AcyclicLayer::try_add(const std::vector<Dependency>& deps) {
     for (auto it = added.rbegin(); it != added.rend(); ++it) {
       next_[it->first].pop_back();
       prev_[it->second].pop_back();
-      known_.erase(key(*it));
     }
     return false;
   }
@@ -122,23 +146,23 @@ void AcyclicLayer::reorder() {
   auto by_order = [&](int a, int b) { return order_[a] < order_[b]; };
   std::ranges::sort(backward_, by_order);
   std::ranges::sort(forward_, by_order);
-  std::vector<int> places;
-  for (int c : backward_) places.push_back(order_[c]);
-  for (int c : forward_) places.push_back(order_[c]);
-  std::ranges::sort(places);
+  // Both sets are in order now: their places, merged, are in order too.
+  places_.clear();
+  size_t b = 0, f = 0;
+  while (b < backward_.size() || f < forward_.size())
+    places_.push_back(f == forward_.size() || (b < backward_.size() && order_[backward_[b]] < order_[forward_[f]])
+                          ? order_[backward_[b++]]
+                          : order_[forward_[f++]]);
   size_t i = 0;
   for (const std::vector<int>* set : {&backward_, &forward_})
-    for (int c : *set) order_[c] = places[i++];
+    for (int c : *set) order_[c] = places_[i++];
 }
 
-void CdgLayers::open_first(std::vector<int> places) {
-  layers_.clear();
-  layers_.emplace_back(std::move(places));
-}
+CdgLayers::CdgLayers(int channels) : places_(channels) { std::iota(places_.begin(), places_.end(), 0); }
 
 int CdgLayers::place(const std::vector<Dependency>& deps, int first, int last) {
   for (int layer = first; layer <= last; ++layer) {
-    while (count() <= layer) layers_.emplace_back(channels_);
+    while (count() <= layer) layers_.emplace_back(places_);
     if (layers_[layer].try_add(deps)) return layer;
   }
   return -1;

@@ -9,11 +9,11 @@
 #pragma once
 
 #include <cstdint>
-#include <unordered_set>
 #include <utility>
 #include <vector>
 
 #include "core/fabric.h"
+#include "detect/star_roots.h"
 #include "route/routing.h"
 
 namespace ftclos {
@@ -21,14 +21,23 @@ namespace ftclos {
 /// Channels are switch egress ports that lead to a switch, numbered densely.
 class Channels {
  public:
-  explicit Channels(const Fabric& fabric);
+  /// With `star`'s order (when it ranks every node), channel dependency
+  /// graphs start in up*/down*'s order (places()).
+  Channels(const Fabric& fabric, const StarRoots& star);
   int count() const { return first_.back(); }
   /// The channel out of `port` of switch `x`, or -1 when it does not lead to a switch.
   int of(int x, int port) const;
+  /// A place for every channel in which every turn up*/down* allows leads
+  /// forward: up channels first, from the bottom up, then down channels
+  /// from the top down (the channel numbers where `star` ranks no node).
+  /// Tree routes turn down-up rarely, so a layer that starts so searches
+  /// rarely (AcyclicLayer).
+  const std::vector<int>& places() const { return places_; }
 
  private:
   const Fabric& fabric_;
   std::vector<int> first_;
+  std::vector<int> places_;
 };
 
 /// One channel dependency: a packet holding the first channel waits for the second.
@@ -47,6 +56,8 @@ std::vector<Dependency> dependencies_toward(const Fabric& fabric, const Lfts& lf
 class AcyclicLayer {
  public:
   explicit AcyclicLayer(int channels);
+  /// Started in channels.places(): up*/down* dependencies cost no search.
+  explicit AcyclicLayer(const Channels& channels) : AcyclicLayer(channels.places()) {}
   /// With the channels first placed as `places` says (a permutation: the
   /// place of every channel), any order being topological while the layer is
   /// empty: dependencies that agree with it then cost no search.
@@ -61,20 +72,18 @@ class AcyclicLayer {
   void reorder();
 
   std::vector<std::vector<int>> next_, prev_;
-  std::unordered_set<uint64_t> known_;
   std::vector<int> order_;     // per channel: its place in the topological order
   std::vector<uint8_t> seen_;  // search marks, cleared after each search
-  std::vector<int> forward_, backward_, stack_;
+  std::vector<int> forward_, backward_, stack_, places_;
 };
 
 /// Layers of channel dependency graphs, each kept acyclic.
 class CdgLayers {
  public:
-  explicit CdgLayers(int channels) : channels_(channels) {}
+  explicit CdgLayers(int channels);
+  /// Every layer opened in channels.places().
+  explicit CdgLayers(const Channels& channels) : places_(channels.places()) {}
 
-  /// Opens layer 0 (before any place) with its channels first placed as
-  /// `places` says (AcyclicLayer's second constructor).
-  void open_first(std::vector<int> places);
   /// Places `deps` on the lowest layer in [first, last] where they close no
   /// cycle, opening layers as needed; returns that layer, or -1 (nothing added).
   int place(const std::vector<Dependency>& deps, int first, int last);
@@ -82,7 +91,7 @@ class CdgLayers {
   int count() const { return static_cast<int>(layers_.size()); }
 
  private:
-  int channels_;
+  std::vector<int> places_;  // where each layer starts its channels
   std::vector<AcyclicLayer> layers_;
 };
 

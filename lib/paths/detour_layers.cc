@@ -14,14 +14,14 @@
 
 namespace ftclos {
 
-bool layer_acyclic(const Fabric& fabric, const Lfts& lfts, const std::vector<int>& lids) {
-  const Channels channels(fabric);
+bool layer_acyclic(const Fabric& fabric, const StarRoots& star, const Lfts& lfts, const std::vector<int>& lids) {
+  const Channels channels(fabric, star);
   std::vector<Dependency> dependencies;
   for (int lid : lids) {
     const std::vector<Dependency> more = dependencies_toward(fabric, lfts, channels, lid);
     dependencies.insert(dependencies.end(), more.begin(), more.end());
   }
-  return AcyclicLayer(channels.count()).try_add(dependencies);
+  return AcyclicLayer(channels).try_add(dependencies);
 }
 
 namespace {
@@ -59,8 +59,8 @@ std::pair<int, int> place_on_sls(const Fabric& fabric, const Channels& channels,
 // `lids` on SLs from `first` up, in layers of their own.
 std::pair<int, int> layer_greedily(const RoutingInput& input, const std::vector<int>& lids, int first,
                                    Routing& routing) {
-  const Channels channels(input.fabric);
-  CdgLayers layers(channels.count());
+  const Channels channels(input.fabric, input.detection.star);
+  CdgLayers layers(channels);
   return place_on_sls(input.fabric, channels, layers, lids, first, routing);
 }
 
@@ -78,7 +78,7 @@ bool aggregation_nodes_on_updown_star(const RoutingInput& input, const std::vect
   for (size_t node = 0; node < merged.port.size(); ++node)
     for (int lid : an_lids)
       if (!merged.port[node].empty()) merged.port[node][lid] = star->lfts.port[node][lid];
-  if (!layer_acyclic(input.fabric, merged, an_lids)) return false;
+  if (!layer_acyclic(input.fabric, input.detection.star, merged, an_lids)) return false;
   routing.lfts = std::move(merged);
   for (int lid : an_lids) routing.dest_sl[lid] = 1;
   return true;
@@ -100,11 +100,14 @@ int layer_detours(const RoutingInput& input, const UpDownReach& reach, Routing& 
   }
   if (detour_lids.empty()) return 0;
   if (routing.dest_sl.empty()) routing.dest_sl.assign(exits.size(), 0);
-  auto [highest, unplaced] = layer_greedily(input, detour_lids, 1, routing);
+  // The greedy puts every LID on SL 1 exactly where their routes together
+  // close no cycle; one search says whether they do, before any layering.
+  const bool one_sl = layer_acyclic(fabric, input.detection.star, routing.lfts, detour_lids);
   // Where the tree's detours take more than SL 1 and ANs are among them:
   // the ANs on up*/down* routes on SL 1, the others layered from SL 2.
-  if (highest > 1 && !an_lids.empty() && aggregation_nodes_on_updown_star(input, an_lids, routing)) {
-    std::tie(highest, unplaced) = other_lids.empty() ? std::pair{1, 0} : layer_greedily(input, other_lids, 2, routing);
+  if (!one_sl && !an_lids.empty() && aggregation_nodes_on_updown_star(input, an_lids, routing)) {
+    const auto [highest, unplaced] =
+        other_lids.empty() ? std::pair{1, 0} : layer_greedily(input, other_lids, 2, routing);
     routing.notes.push_back(fmt::format(
         "{} LIDs of SHARP Aggregation Nodes above the leaves are reached through a down-up turn from some "
         "switches: on up*/down* routes on SL 1 (their tree detours needed more SLs)",
@@ -113,19 +116,25 @@ int layer_detours(const RoutingInput& input, const UpDownReach& reach, Routing& 
       routing.notes.push_back(fmt::format("{} LIDs of other attached hosts reached the same way: on SL 2{}",
                                           other_lids.size(), highest > 2 ? fmt::format("-{}", highest) : ""));
     note_unplaced(unplaced, routing);
-  } else {
-    note_layers(fmt::format("{} LIDs of attached hosts are reached through a down-up turn from some switches",
-                            detour_lids.size()),
-                highest, unplaced, routing);
+    return highest;
   }
-  return highest;
+  std::pair<int, int> layered{1, 0};
+  if (one_sl)
+    for (int lid : detour_lids) routing.dest_sl[lid] = 1;
+  else
+    layered = layer_greedily(input, detour_lids, 1, routing);
+  note_layers(fmt::format("{} LIDs of attached hosts are reached through a down-up turn from some switches",
+                          detour_lids.size()),
+              layered.first, layered.second, routing);
+  return layered.first;
 }
 
-int layer_turning_lids(const Fabric& fabric, const LidMap& lid_map, const std::vector<int>& lids, int lowest_sl,
-                       Routing& routing) {
+int layer_turning_lids(const RoutingInput& input, const std::vector<int>& lids, int lowest_sl, Routing& routing) {
   if (lids.empty()) return 0;
-  const Channels channels(fabric);
-  CdgLayers layers(channels.count());
+  const Fabric& fabric = input.fabric;
+  const LidMap& lid_map = input.lids;
+  const Channels channels(fabric, input.detection.star);
+  CdgLayers layers(channels);
   if (routing.dest_sl.empty()) routing.dest_sl.assign(lid_map.max_lid + 1, 0);
   std::vector<bool> turning(lid_map.max_lid + 1, false);
   for (int lid : lids) turning[lid] = true;
@@ -145,11 +154,12 @@ int layer_turning_lids(const Fabric& fabric, const LidMap& lid_map, const std::v
   return moved;
 }
 
-int settle_credit_loops(const Fabric& fabric, const LidMap& lid_map, int highest_sl, std::string_view which,
-                        Routing& routing) {
+int settle_credit_loops(const RoutingInput& input, int highest_sl, std::string_view which, Routing& routing) {
+  const Fabric& fabric = input.fabric;
+  const LidMap& lid_map = input.lids;
   const auto sl_of = [&](int lid) { return routing.dest_sl.empty() ? 0 : routing.dest_sl[lid]; };
-  const Channels channels(fabric);
-  CdgLayers layers(channels.count());
+  const Channels channels(fabric, input.detection.star);
+  CdgLayers layers(channels);
   // Every SL's layer filled again: where all are acyclic every LID fits its own.
   std::vector<std::pair<int, std::vector<Dependency>>> misfits;
   for (const bool switches : {false, true})

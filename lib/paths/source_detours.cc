@@ -42,8 +42,8 @@ int route_source_detours(const RoutingInput& input, const UpDownReach& reach, Ro
   if (holes.empty()) return 0;
   // SL 0's graph as routed; each detour adds one dependency, its turn at the
   // neighbour below (no other packet for that LID reaches the switch).
-  const Channels channels(fabric);
-  AcyclicLayer sl0(channels.count());
+  const Channels channels(fabric, input.detection.star);
+  AcyclicLayer sl0(channels);
   for (size_t lid = 1; lid < exits.size(); ++lid)
     if (on_sl0_compute(lid) && !sl0.try_add(dependencies_toward(fabric, routing.lfts, channels, static_cast<int>(lid))))
       return 0;  // not acyclic as routed: the auditor reports it

@@ -36,30 +36,33 @@ std::vector<int> updown_places(const Fabric& fabric, const StarRoots& star, cons
 
 }  // namespace
 
-Channels::Channels(const Fabric& fabric, const StarRoots& star) : fabric_(fabric), first_(fabric.size() + 1, 0) {
-  for (int x = 0; x < fabric.size(); ++x)
-    first_[x + 1] = first_[x] + (fabric.node(x).is_switch() ? fabric.node(x).num_ports + 1 : 0);
+Channels::Channels(const Fabric& fabric, const StarRoots& star) : first_(fabric.size() + 1, 0) {
+  for (int x = 0; x < fabric.size(); ++x) {
+    const Node& node = fabric.node(x);
+    first_[x + 1] = first_[x] + (node.is_switch() ? node.num_ports + 1 : 0);
+    if (node.is_switch()) switches_.push_back(x);
+  }
+  leads_to_switch_.assign(count(), 0);
+  peer_.assign(count(), -1);
+  for (int x : switches_) {
+    const Node& node = fabric.node(x);
+    for (int port = 1; port <= node.num_ports; ++port) {
+      const PortRef peer = node.ports[port].peer;
+      if (!peer.valid() || !fabric.node(peer.node).is_switch()) continue;
+      leads_to_switch_[first_[x] + port] = 1;
+      peer_[first_[x] + port] = peer.node;
+    }
+  }
   places_ = updown_places(fabric, star, *this);
 }
 
-int Channels::of(int x, int port) const {
-  const Node& node = fabric_.node(x);
-  if (!node.is_switch() || port < 1 || port > node.num_ports) return -1;
-  const PortRef peer = node.ports[port].peer;
-  if (!peer.valid() || !fabric_.node(peer.node).is_switch()) return -1;
-  return first_[x] + port;
-}
-
-std::vector<Dependency> dependencies_toward(const Fabric& fabric, const Lfts& lfts, const Channels& channels, int lid) {
+std::vector<Dependency> dependencies_toward(const Lfts& lfts, const Channels& channels, int lid) {
   std::vector<Dependency> deps;
-  for (int x = 0; x < fabric.size(); ++x) {
-    if (!fabric.node(x).is_switch() || lid >= static_cast<int>(lfts.port[x].size())) continue;
-    const int out = lfts.port[x][lid];
-    const int first = channels.of(x, out);
+  for (int x : channels.switches()) {
+    const int first = channels.of(x, lfts.at_or_none(x, lid));
     if (first < 0) continue;
-    const int y = fabric.node(x).ports[out].peer.node;
-    if (lid >= static_cast<int>(lfts.port[y].size())) continue;
-    const int second = channels.of(y, lfts.port[y][lid]);
+    const int y = channels.peer(first);
+    const int second = channels.of(y, lfts.at_or_none(y, lid));
     if (second >= 0) deps.emplace_back(first, second);
   }
   return deps;

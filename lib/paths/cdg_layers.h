@@ -26,7 +26,13 @@ class Channels {
   Channels(const Fabric& fabric, const StarRoots& star);
   int count() const { return first_.back(); }
   /// The channel out of `port` of switch `x`, or -1 when it does not lead to a switch.
-  int of(int x, int port) const;
+  int of(int x, int port) const {
+    return port < 1 || port >= first_[x + 1] - first_[x] || !leads_to_switch_[first_[x] + port] ? -1 : first_[x] + port;
+  }
+  /// The switch channel `c` leads to.
+  int peer(int c) const { return peer_[c]; }
+  /// The switches, ascending.
+  const std::vector<int>& switches() const { return switches_; }
   /// A place for every channel in which every turn up*/down* allows leads
   /// forward: up channels first, from the bottom up, then down channels
   /// from the top down (the channel numbers where `star` ranks no node).
@@ -35,8 +41,13 @@ class Channels {
   const std::vector<int>& places() const { return places_; }
 
  private:
-  const Fabric& fabric_;
+  // Every port of a switch has a number (the ports that lead to no switch
+  // too): a channel is first_[x] + port, read from tables, not the fabric
+  // (dependencies_toward runs for every LID and switch).
   std::vector<int> first_;
+  std::vector<uint8_t> leads_to_switch_;  // by channel number
+  std::vector<int> peer_;                 // by channel number: the switch it leads to
+  std::vector<int> switches_;
   std::vector<int> places_;
 };
 
@@ -46,7 +57,7 @@ using Dependency = std::pair<int, int>;
 /// The dependencies of every route to `lid` in `lfts`: channel x->y, then
 /// y's channel for the same LID. Every switch's entry counts, used or not
 /// (conservative).
-std::vector<Dependency> dependencies_toward(const Fabric& fabric, const Lfts& lfts, const Channels& channels, int lid);
+std::vector<Dependency> dependencies_toward(const Lfts& lfts, const Channels& channels, int lid);
 
 /// One channel dependency graph kept acyclic, with a topological order kept
 /// up to date as dependencies arrive (Pearce and Kelly, "A dynamic

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -18,7 +19,7 @@ bool layer_acyclic(const Fabric& fabric, const StarRoots& star, const Lfts& lfts
   const Channels channels(fabric, star);
   std::vector<Dependency> dependencies;
   for (int lid : lids) {
-    const std::vector<Dependency> more = dependencies_toward(fabric, lfts, channels, lid);
+    const std::vector<Dependency> more = dependencies_toward(lfts, channels, lid);
     dependencies.insert(dependencies.end(), more.begin(), more.end());
   }
   return AcyclicLayer(channels).try_add(dependencies);
@@ -44,11 +45,11 @@ void note_layers(const std::string& what, int highest, int unplaced, Routing& ro
 // (DF-SSSP's layering); the ones that fit none go on kMaxDetourSl (the
 // auditor reports the credit loop they close). Returns the highest SL
 // given and how many fit none.
-std::pair<int, int> place_on_sls(const Fabric& fabric, const Channels& channels, CdgLayers& layers,
+std::pair<int, int> place_on_sls(const Channels& channels, CdgLayers& layers,
                                  const std::vector<int>& lids, int lowest_sl, Routing& routing) {
   int highest = 0, unplaced = 0;
   for (int lid : lids) {
-    const int sl = layers.place(dependencies_toward(fabric, routing.lfts, channels, lid), lowest_sl, kMaxDetourSl);
+    const int sl = layers.place(dependencies_toward(routing.lfts, channels, lid), lowest_sl, kMaxDetourSl);
     unplaced += sl < 0;
     routing.dest_sl[lid] = static_cast<uint8_t>(sl < 0 ? kMaxDetourSl : sl);
     highest = std::max<int>(highest, routing.dest_sl[lid]);
@@ -61,7 +62,7 @@ std::pair<int, int> layer_greedily(const RoutingInput& input, const std::vector<
                                    Routing& routing) {
   const Channels channels(input.fabric, input.detection.star);
   CdgLayers layers(channels);
-  return place_on_sls(input.fabric, channels, layers, lids, first, routing);
+  return place_on_sls(channels, layers, lids, first, routing);
 }
 
 // SHARP Aggregation Nodes on every spine and core of a 3-level pod are
@@ -72,7 +73,9 @@ std::pair<int, int> layer_greedily(const RoutingInput& input, const std::vector<
 // longer paths cost nothing that counts. Returns false (tables unchanged)
 // where up*/down* cannot route the fabric.
 bool aggregation_nodes_on_updown_star(const RoutingInput& input, const std::vector<int>& an_lids, Routing& routing) {
-  Result<Routing> star = route_updown_star(input);
+  std::vector<bool> wanted(input.lids.max_lid + 1, false);
+  for (int lid : an_lids) wanted[lid] = true;
+  Result<Routing> star = route_updown_star(input, &wanted);
   if (!star.ok()) return false;
   Lfts merged = routing.lfts;
   for (size_t node = 0; node < merged.port.size(); ++node)
@@ -142,9 +145,9 @@ int layer_turning_lids(const RoutingInput& input, const std::vector<int>& lids, 
   for (int lid = 1; lid <= lid_map.max_lid; ++lid) {
     const int sl = routing.dest_sl[lid];
     if (lid_map.owner[lid] >= 0 && !turning[lid] && (sl > 0 || lowest_sl == 0))
-      layers.place(dependencies_toward(fabric, routing.lfts, channels, lid), sl, sl);
+      layers.place(dependencies_toward(routing.lfts, channels, lid), sl, sl);
   }
-  const auto [highest, unplaced] = place_on_sls(fabric, channels, layers, lids, lowest_sl, routing);
+  const auto [highest, unplaced] = place_on_sls(channels, layers, lids, lowest_sl, routing);
   const int moved = static_cast<int>(std::ranges::count_if(lids, [&](int lid) { return routing.dest_sl[lid] != 0; }));
   if (moved > 0)
     note_layers(fmt::format("{} LIDs to which some switch's own route turns from down to up where, on SL 0, the "
@@ -166,22 +169,41 @@ int settle_credit_loops(const RoutingInput& input, int highest_sl, std::string_v
     for (int lid = 1; lid <= lid_map.max_lid; ++lid) {
       const int owner = lid_map.owner[lid];
       if (owner < 0 || fabric.node(owner).is_switch() != switches) continue;
-      std::vector<Dependency> dependencies = dependencies_toward(fabric, routing.lfts, channels, lid);
+      std::vector<Dependency> dependencies = dependencies_toward(routing.lfts, channels, lid);
       if (layers.place(dependencies, sl_of(lid), sl_of(lid)) < 0) misfits.emplace_back(lid, std::move(dependencies));
     }
   if (misfits.empty()) return 0;
-  // A misfit that fits no SL the ports offer stays where it was (the auditor reports its loop).
-  int moved = 0, highest = 0;
+  // A switch LID's traffic is management traffic (PMA queries and answers):
+  // any legal route serves it. A misfit switch LID takes its up*/down*
+  // tree where that fits an SL, whose turns never close a cycle among
+  // themselves (a 3,784-HCA pod: SL 1 holds the ANs' up*/down* trees, and
+  // 456 switch LIDs whose own routes fit no SL fit there). The others, and
+  // CA LIDs, keep their routes on the lowest SL where they fit; a misfit
+  // that fits none stays where it was (the auditor reports its loop).
+  std::vector<bool> switch_misfits(lid_map.max_lid + 1, false);
+  for (const auto& misfit : misfits) switch_misfits[misfit.first] = fabric.node(lid_map.owner[misfit.first]).is_switch();
+  std::optional<Result<Routing>> star;  // routed the first time a switch LID needs it
+  int moved = 0, highest = 0, on_star = 0;
   for (const auto& [lid, dependencies] : misfits) {
-    const int sl = layers.place(dependencies, 0, highest_sl);
+    int sl = -1;
+    if (switch_misfits[lid]) {
+      if (!star) star = route_updown_star(input, &switch_misfits);
+      if (star->ok() && (sl = layers.place(dependencies_toward((*star)->lfts, channels, lid), 0, highest_sl)) >= 0) {
+        for (int x = 0; x < fabric.size(); ++x)
+          if (!routing.lfts.port[x].empty()) routing.lfts.port[x][lid] = (*star)->lfts.port[x][lid];
+        ++on_star;
+      }
+    }
+    if (sl < 0) sl = layers.place(dependencies, 0, highest_sl);
     if (sl < 0) continue;
     if (routing.dest_sl.empty()) routing.dest_sl.assign(lid_map.max_lid + 1, 0);
     routing.dest_sl[lid] = static_cast<uint8_t>(sl);
     highest = std::max(highest, sl);
     ++moved;
   }
-  note_layers(fmt::format("{} {} where their SL would close a credit loop", moved, which), highest,
-              static_cast<int>(misfits.size()) - moved, routing, highest_sl);
+  note_layers(fmt::format("{} {} where their SL would close a credit loop{}", moved, which,
+                          on_star > 0 ? fmt::format(" ({} of them on up*/down* trees)", on_star) : ""),
+              highest, static_cast<int>(misfits.size()) - moved, routing, highest_sl);
   return moved;
 }
 

@@ -55,7 +55,7 @@ SourceDetours route_source_detours(const RoutingInput& input, const UpDownReach&
   const Channels channels(fabric, input.detection.star);
   AcyclicLayer sl0(channels);
   for (size_t lid = 1; lid < exits.size(); ++lid)
-    if (on_sl0_compute(lid) && !sl0.try_add(dependencies_toward(fabric, routing.lfts, channels, static_cast<int>(lid))))
+    if (on_sl0_compute(lid) && !sl0.try_add(dependencies_toward(routing.lfts, channels, static_cast<int>(lid))))
       return outcome;  // not acyclic as routed: the auditor reports it
   // A credit loop through detours needs every turn to land on a switch that
   // detours too (a packet goes on down from any other), and a cycle of

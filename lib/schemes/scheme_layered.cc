@@ -79,7 +79,7 @@ Routing route_in_layers(const RoutingInput& input, Layers& layers) {
   const TreeFits fits = [&](int lid, PathChoice tree, const Lfts& lfts) {
     int layer = 0;
     if (tree != PathChoice::kUpDown) {
-      layer = cdg.place(dependencies_toward(fabric, lfts, channels, lid), 0, input.data_vls - 1);
+      layer = cdg.place(dependencies_toward(lfts, channels, lid), 0, input.data_vls - 1);
       if (layer < 0) return false;
     }
     sl[lid] = static_cast<uint8_t>(layer);
@@ -94,7 +94,7 @@ Routing route_in_layers(const RoutingInput& input, Layers& layers) {
   const std::vector<Exit> exits = exits_by_lid(fabric, input.lids);
   std::optional<Result<Routing>> floor;  // up*/down*'s tables, routed the first time a switch LID needs them
   const auto place_switch_lid = [&](int lid) {
-    return cdg.place(dependencies_toward(fabric, routing.lfts, channels, lid), 0, layers.used - 1);
+    return cdg.place(dependencies_toward(routing.lfts, channels, lid), 0, layers.used - 1);
   };
   // Full layers (paths/sssp_routes.h, kDeclinedInARow) stay full: the run goes on.
   for (size_t lid = 1; lid < exits.size(); ++lid) {

@@ -128,7 +128,9 @@ TEST(AttachedHosts, PodAggregationNodesTakeOneSlBesideTheTreeAndReachEveryHost) 
 // another such core, and those of that core back: SL 0 refused the turns
 // that closed the loop, and 11 AN-to-host entries stayed without a route
 // (34 when the ANs' traffic still weighed on updown's loads). Turns that
-// land on a core without detours of its own come first now.
+// land on a core without detours of its own come first now. Switches' own
+// routes to 456 switch LIDs fit no SL up to 1 beside those turns, and one
+// credit loop stayed on VL 0: those LIDs take up*/down* trees now.
 Fabric pod3784_with_30_missing_cables() {
   Result<Superpod> pod = generate_superpod({.units = 25, .servers = 20, .rails = 8, .levels = 3, .spines = 10,
                                             .group_units = 5, .partial_units = 10, .mgmt_leaves = 4, .seed = 5});
@@ -147,6 +149,8 @@ TEST(AttachedHosts, Pod3784HcasWith30MissingCablesDeliversEveryAnOnTwoVls) {
   EXPECT_EQ(c.unreachable, 0);
   EXPECT_EQ(c.loops, 0);
   EXPECT_EQ(c.credit_loops, 0);
+  EXPECT_EQ(c.switch_unreachable, 0);
+  EXPECT_EQ(c.switch_credit_loops, 0) << ::testing::PrintToString(c.examples);
   EXPECT_EQ(c.vls_used, 0b11);
 }
 

@@ -89,6 +89,7 @@ class Balancer {
   bool spread_from(int a, uint8_t* entries);
   void spread(uint8_t* entries);
   int gain(int a) const;
+  void set_open(int i, uint8_t open);
   int new_load(int a) const;
   void need(int i);
   void route_needed(uint8_t* entries);
@@ -144,6 +145,11 @@ class Balancer {
   std::vector<int> needed_;   // == stamp_: carries CA traffic, routed least-loaded
   std::vector<int> counted_;  // == stamp_: its entry's load counted
   std::vector<uint8_t> open_;         // 1: in ca_below_, and no spreading reached it yet (spread's second part)
+  // open_ of a switch plus that of its children over each cable down, kept
+  // as open_ changes: gain and new_load, which weigh up to kCandidates
+  // ancestors per spreading step, then read one sum per child (a pod's
+  // ANs leave every spine open: 5 million weighings per sweep).
+  std::vector<int> open_below_;
   std::vector<int> users_;            // spread_from: children that chose it; -1 off the frontier
   std::vector<int> cables_in_;        // spread_from: cables from the frontier into it; 0 once settled
   std::vector<uint8_t> only_cable_;   // spread_from: its port of the first such cable
@@ -208,6 +214,7 @@ Balancer::Balancer(const RoutingInput& input, const UpDownReach& reach, Lfts& lf
   counted_.assign(n, 0);
   users_.assign(n, -1);
   open_.assign(n, 0);
+  open_below_.assign(n, 0);
   cables_in_.assign(n, 0);
   only_cable_.assign(n, 0);
   only_parent_.assign(n, -1);
@@ -392,7 +399,7 @@ bool Balancer::spread_from(int a, uint8_t* entries) {
       ++users_[parent];
       entries[child] = port;
       uncovered_ -= has_ca_[child];
-      open_[child] = 0;
+      set_open(child, 0);
     }
     for (int parent : frontier_) users_[parent] = -1;
     took = took || !next_.empty();
@@ -408,7 +415,7 @@ void Balancer::spread(uint8_t* entries) {
   uncovered_ = static_cast<int>(ca_below_.size());
   for (auto it = main_.rbegin(); it != main_.rend(); ++it) spread_from(*it, entries);
   if (uncovered_ == 0) return;  // as on an intact tree: open_ is not needed
-  for (int i : ca_below_) open_[i] = on_path_[i] != stamp_;
+  for (int i : ca_below_) set_open(i, on_path_[i] != stamp_);
   for (size_t k = 0; k < ancestors_.size() && uncovered_ > 0;) {
     size_t end = k;
     while (end < ancestors_.size() && level_[ancestors_[end]] == level_[ancestors_[k]]) ++end;
@@ -434,7 +441,15 @@ void Balancer::spread(uint8_t* entries) {
     }
     k = end;
   }
-  for (int i : ca_below_) open_[i] = 0;
+  for (int i : ca_below_) set_open(i, 0);
+}
+
+void Balancer::set_open(int i, uint8_t open) {
+  if (open_[i] == open) return;
+  const int delta = open - open_[i];
+  open_[i] = open;
+  open_below_[i] += delta;
+  for (const Edge& up : up_.of(i)) open_below_[up.peer] += delta;  // down_ holds the same cables
 }
 
 // Switches with CAs and no route yet that spreading from `a` would reach
@@ -446,8 +461,7 @@ int Balancer::gain(int a) const {
   for (const Edge& down : down_.of(a)) {
     const int c = down.peer;
     if (turn_[c] != turn_[a] || on_path_[c] == stamp_) continue;
-    g += open_[c];
-    for (const Edge& below : down_.of(c)) g += open_[below.peer];
+    g += open_below_[c];
   }
   return g;
 }
@@ -459,9 +473,7 @@ int Balancer::new_load(int a) const {
   for (const Edge& down : down_.of(a)) {
     const int c = down.peer;
     if (turn_[c] != turn_[a] || on_path_[c] == stamp_) continue;
-    int open = open_[c];
-    for (const Edge& below : down_.of(c)) open += open_[below.peer];
-    if (open > 0) most = std::max(most, load(c, down.peer_port));
+    if (open_below_[c] > 0) most = std::max(most, load(c, down.peer_port));
   }
   return most;
 }

@@ -40,7 +40,7 @@ class StarRouter {
         cables_[i].push_back({p, index_[peer.node], star_.up(fabric, switches_[i], peer.node)});
       }
     }
-    load_.assign(switches_.size(), std::vector<int>(256, 0));
+    load_.assign(switches_.size() * 256, 0);
     down_.resize(switches_.size());
     legal_.resize(switches_.size());
     plain_.resize(switches_.size());
@@ -128,7 +128,7 @@ class StarRouter {
       const int best = least_loaded(static_cast<int>(x), ca);
       if (best < 0) continue;
       entry = static_cast<uint8_t>(best);
-      if (ca) ++load_[x][best];
+      if (ca) ++load_[x * 256 + best];
     }
   }
 
@@ -149,14 +149,15 @@ class StarRouter {
   // The least-loaded port of switch x on a shortest legal path to the
   // target; for a switch LID without one, on a shortest path; -1 if none.
   int least_loaded(int x, bool ca) {
+    const int* load = &load_[static_cast<size_t>(x) * 256];
     int best = -1;
     for (int i = first_candidate_[x]; i < first_candidate_[x + 1]; ++i)
-      if (best < 0 || load_[x][candidates_[i]] < load_[x][best]) best = candidates_[i];
+      if (best < 0 || load[candidates_[i]] < load[best]) best = candidates_[i];
     if (best >= 0) return best;
     if (!ca) {
       if (!plain_ready_) bfs(target_, plain_, [](const Cable&) { return true; }), plain_ready_ = true;
       for (const Cable& c : cables_[x])
-        if (plain_[c.peer] == plain_[x] - 1 && (best < 0 || load_[x][c.port] < load_[x][best])) best = c.port;
+        if (plain_[c.peer] == plain_[x] - 1 && (best < 0 || load[c.port] < load[best])) best = c.port;
       detoured_ += best >= 0;
     } else {
       ++stranded_;
@@ -169,7 +170,7 @@ class StarRouter {
   std::vector<int> switches_;               // top of the order first
   std::vector<int> index_;                  // per node: position in switches_, or -1
   std::vector<std::vector<Cable>> cables_;  // by switch index, ascending ports
-  std::vector<std::vector<int>> load_;      // [switch index][port]: CA LIDs routed out of it
+  std::vector<int> load_;                   // [switch index * 256 + port]: CA LIDs routed out of it
   std::vector<int> down_, legal_, plain_;   // by switch index, toward target_
   std::vector<int> first_candidate_;        // by switch index (one more): where its candidates start
   std::vector<int> candidates_;             // ports, toward target_

@@ -73,9 +73,7 @@ std::pair<int, int> layer_greedily(const RoutingInput& input, const std::vector<
 // longer paths cost nothing that counts. Returns false (tables unchanged)
 // where up*/down* cannot route the fabric.
 bool aggregation_nodes_on_updown_star(const RoutingInput& input, const std::vector<int>& an_lids, Routing& routing) {
-  std::vector<bool> wanted(input.lids.max_lid + 1, false);
-  for (int lid : an_lids) wanted[lid] = true;
-  Result<Routing> star = route_updown_star(input, &wanted);
+  Result<Routing> star = route_updown_star(input);
   if (!star.ok()) return false;
   Lfts merged = routing.lfts;
   for (size_t node = 0; node < merged.port.size(); ++node)
@@ -180,14 +178,12 @@ int settle_credit_loops(const RoutingInput& input, int highest_sl, std::string_v
   // 456 switch LIDs whose own routes fit no SL fit there). The others, and
   // CA LIDs, keep their routes on the lowest SL where they fit; a misfit
   // that fits none stays where it was (the auditor reports its loop).
-  std::vector<bool> switch_misfits(lid_map.max_lid + 1, false);
-  for (const auto& misfit : misfits) switch_misfits[misfit.first] = fabric.node(lid_map.owner[misfit.first]).is_switch();
   std::optional<Result<Routing>> star;  // routed the first time a switch LID needs it
   int moved = 0, highest = 0, on_star = 0;
   for (const auto& [lid, dependencies] : misfits) {
     int sl = -1;
-    if (switch_misfits[lid]) {
-      if (!star) star = route_updown_star(input, &switch_misfits);
+    if (fabric.node(lid_map.owner[lid]).is_switch()) {
+      if (!star) star = route_updown_star(input);
       if (star->ok() && (sl = layers.place(dependencies_toward((*star)->lfts, channels, lid), 0, highest_sl)) >= 0) {
         for (int x = 0; x < fabric.size(); ++x)
           if (!routing.lfts.port[x].empty()) routing.lfts.port[x][lid] = (*star)->lfts.port[x][lid];

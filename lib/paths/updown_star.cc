@@ -47,7 +47,7 @@ class StarRouter {
     first_candidate_.resize(switches_.size() + 1);
   }
 
-  Routing route(const std::vector<bool>* only) {
+  Routing route() {
     Routing routing;
     routing.path_bits.assign(in_.fabric.size(), 0);
     const LidMap& lids = in_.lids;
@@ -61,21 +61,11 @@ class StarRouter {
     for (size_t lid = 1; lid < exits.size(); ++lid)
       if (exits[lid].target >= 0 && index_[exits[lid].target] >= 0)
         lids_at[lids.offset_of(static_cast<int>(lid)) > 0][index_[exits[lid].target]].push_back(lid);
-    // With `only`: up to its last LID in this order, and switch LIDs (no
-    // load) only where it marks them.
-    auto wanted = [&](int lid) { return only == nullptr || (*only)[lid]; };
-    int wanted_left = 0;
-    for (size_t lid = 1; lid < exits.size(); ++lid) wanted_left += exits[lid].target >= 0 && wanted(static_cast<int>(lid));
     for (const std::vector<std::vector<int>>& round : lids_at)
-      for (size_t t = 0; t < switches_.size() && wanted_left > 0; ++t) {
-        const auto routed = [&](int lid) { return exits[lid].port != 0 || wanted(lid); };
-        if (std::ranges::none_of(round[t], routed)) continue;
+      for (size_t t = 0; t < switches_.size(); ++t) {
+        if (round[t].empty()) continue;
         distances_to(static_cast<int>(t));
-        for (int lid : round[t]) {
-          if (!routed(lid)) continue;
-          route_lid(lid, exits[lid], routing.lfts);
-          wanted_left -= wanted(lid);
-        }
+        for (int lid : round[t]) route_lid(lid, exits[lid], routing.lfts);
       }
     routing.notes.push_back(fmt::format("up*/down* from {} root{}: {}", star_.roots.size(),
                                         star_.roots.size() == 1 ? "" : "s", star_.why));
@@ -181,10 +171,12 @@ class StarRouter {
 
 }  // namespace
 
-Result<Routing> route_updown_star(const RoutingInput& input, const std::vector<bool>* only) {
+Result<Routing> route_updown_star(const RoutingInput& input) {
   if (input.detection.star.roots.empty())
     return Status::Error("up*/down*: no roots (a physically disconnected fabric, or no switch)");
-  return StarRouter(input).route(only);
+  if (!input.memo) return StarRouter(input).route();
+  if (!input.memo->updown_star) input.memo->updown_star = StarRouter(input).route();
+  return *input.memo->updown_star;
 }
 
 }  // namespace ftclos

@@ -19,19 +19,14 @@
 // traffic only, counted in the notes. Cost per target switch O(cables).
 #pragma once
 
-#include <vector>
-
 #include "core/status.h"
 #include "route/routing.h"
 
 namespace ftclos {
 
 /// Fills every switch's LFT for every LID; fails when the detection holds no
-/// up*/down* roots (a physically disconnected fabric). With `only` (by LID),
-/// the LIDs it marks get the entries the whole routing gives them: the CA
-/// LIDs routed before them are routed too (their loads weigh on the choice),
-/// the rest may stay kNoPath (a few trees out of a pod's thousands, for
-/// SHARP ANs and switch LIDs).
-Result<Routing> route_updown_star(const RoutingInput& input, const std::vector<bool>* only = nullptr);
+/// up*/down* roots (a physically disconnected fabric). Routed once per
+/// input's memo (RoutingMemo): later calls return the same tables.
+Result<Routing> route_updown_star(const RoutingInput& input);
 
 }  // namespace ftclos

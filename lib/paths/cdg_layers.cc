@@ -69,26 +69,40 @@ std::vector<Dependency> dependencies_toward(const Lfts& lfts, const Channels& ch
 }
 
 AcyclicLayer::AcyclicLayer(int channels)
-    : next_(channels), prev_(channels), order_(channels), seen_(channels, 0) {
+    : next_(channels), prev_(channels), known_(static_cast<size_t>(channels) * 4, 0), order_(channels),
+      seen_(channels, 0) {
   std::iota(order_.begin(), order_.end(), 0);
 }
 
 AcyclicLayer::AcyclicLayer(std::vector<int> places)
-    : next_(places.size()), prev_(places.size()), order_(std::move(places)), seen_(order_.size(), 0) {}
+    : next_(places.size()), prev_(places.size()), known_(places.size() * 4, 0), order_(std::move(places)),
+      seen_(order_.size(), 0) {}
+
+// 256 bits per channel, one per low byte of a successor: a channel's
+// successors are the ports of one switch, fewer than 256 consecutive
+// numbers, so their low bytes differ.
+uint64_t& AcyclicLayer::known_word(const Dependency& dep, uint64_t& bit) {
+  const size_t index = static_cast<size_t>(dep.first) * 256 + (static_cast<unsigned>(dep.second) & 255);
+  bit = uint64_t{1} << (index % 64);
+  return known_[index / 64];
+}
 
 bool AcyclicLayer::try_add(const std::vector<Dependency>& deps) {
-  std::vector<Dependency> added;
+  added_.clear();
   for (const Dependency& dep : deps) {
-    // A channel's successors are the ports of one switch: a short list to scan.
-    if (std::ranges::find(next_[dep.first], dep.second) != next_[dep.first].end()) continue;
+    uint64_t bit = 0;
+    uint64_t& word = known_word(dep, bit);
+    if (word & bit) continue;
+    word |= bit;
     next_[dep.first].push_back(dep.second);
     prev_[dep.second].push_back(dep.first);
-    added.push_back(dep);
+    added_.push_back(dep);
     if (add(dep)) continue;
     // Each was pushed last on its lists; removing edges keeps the order topological.
-    for (auto it = added.rbegin(); it != added.rend(); ++it) {
+    for (auto it = added_.rbegin(); it != added_.rend(); ++it) {
       next_[it->first].pop_back();
       prev_[it->second].pop_back();
+      known_word(*it, bit) &= ~bit;
     }
     return false;
   }

@@ -77,12 +77,15 @@ class AcyclicLayer {
   bool try_add(const std::vector<Dependency>& deps);
 
  private:
+  uint64_t& known_word(const Dependency& dep, uint64_t& bit);
   bool add(const Dependency& dep);
   bool reaches_within(int from, int target, int upper);
   void collect_back(int from, int lower);
   void reorder();
 
   std::vector<std::vector<int>> next_, prev_;
+  std::vector<uint64_t> known_;  // the dependencies held, as bits (known_word)
+  std::vector<Dependency> added_;  // try_add's, until it returns
   std::vector<int> order_;     // per channel: its place in the topological order
   std::vector<uint8_t> seen_;  // search marks, cleared after each search
   std::vector<int> forward_, backward_, stack_, places_;

@@ -68,6 +68,26 @@ std::vector<Dependency> dependencies_toward(const Lfts& lfts, const Channels& ch
   return deps;
 }
 
+void for_each_dependencies(const Lfts& lfts, const Channels& channels, const std::vector<int>& lids,
+                           const std::function<bool(int lid, const std::vector<Dependency>& deps)>& take) {
+  constexpr size_t kBlock = 64;
+  std::vector<std::vector<Dependency>> deps(kBlock);
+  for (size_t begin = 0; begin < lids.size(); begin += kBlock) {
+    const size_t end = std::min(lids.size(), begin + kBlock);
+    for (size_t k = begin; k < end; ++k) deps[k - begin].clear();
+    for (int x : channels.switches())
+      for (size_t k = begin; k < end; ++k) {
+        const int first = channels.of(x, lfts.at_or_none(x, lids[k]));
+        if (first < 0) continue;
+        const int y = channels.peer(first);
+        const int second = channels.of(y, lfts.at_or_none(y, lids[k]));
+        if (second >= 0) deps[k - begin].emplace_back(first, second);
+      }
+    for (size_t k = begin; k < end; ++k)
+      if (!take(lids[k], deps[k - begin])) return;
+  }
+}
+
 AcyclicLayer::AcyclicLayer(int channels)
     : next_(channels), prev_(channels), known_(static_cast<size_t>(channels) * 4, 0), order_(channels),
       seen_(channels, 0) {

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <utility>
 #include <vector>
 
@@ -58,6 +59,13 @@ using Dependency = std::pair<int, int>;
 /// y's channel for the same LID. Every switch's entry counts, used or not
 /// (conservative).
 std::vector<Dependency> dependencies_toward(const Lfts& lfts, const Channels& channels, int lid);
+
+/// dependencies_toward for each of `lids` in turn, handed to `take` (false:
+/// stop), read from the tables a block of LIDs at a time: a switch's entries
+/// for the block share a cache line, where one LID at a time reads one line
+/// of every table.
+void for_each_dependencies(const Lfts& lfts, const Channels& channels, const std::vector<int>& lids,
+                           const std::function<bool(int lid, const std::vector<Dependency>& deps)>& take);
 
 /// One channel dependency graph kept acyclic, with a topological order kept
 /// up to date as dependencies arrive (Pearce and Kelly, "A dynamic

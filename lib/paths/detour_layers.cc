@@ -162,14 +162,16 @@ int settle_credit_loops(const RoutingInput& input, int highest_sl, std::string_v
   const Channels channels(fabric, input.detection.star);
   CdgLayers layers(channels);
   // Every SL's layer filled again: where all are acyclic every LID fits its own.
-  std::vector<std::pair<int, std::vector<Dependency>>> misfits;
+  std::vector<int> in_order;  // CA LIDs, then switch LIDs
   for (const bool switches : {false, true})
-    for (int lid = 1; lid <= lid_map.max_lid; ++lid) {
-      const int owner = lid_map.owner[lid];
-      if (owner < 0 || fabric.node(owner).is_switch() != switches) continue;
-      std::vector<Dependency> dependencies = dependencies_toward(routing.lfts, channels, lid);
-      if (layers.place(dependencies, sl_of(lid), sl_of(lid)) < 0) misfits.emplace_back(lid, std::move(dependencies));
-    }
+    for (int lid = 1; lid <= lid_map.max_lid; ++lid)
+      if (const int owner = lid_map.owner[lid]; owner >= 0 && fabric.node(owner).is_switch() == switches)
+        in_order.push_back(lid);
+  std::vector<std::pair<int, std::vector<Dependency>>> misfits;
+  for_each_dependencies(routing.lfts, channels, in_order, [&](int lid, const std::vector<Dependency>& dependencies) {
+    if (layers.place(dependencies, sl_of(lid), sl_of(lid)) < 0) misfits.emplace_back(lid, dependencies);
+    return true;
+  });
   if (misfits.empty()) return 0;
   // A switch LID's traffic is management traffic (PMA queries and answers):
   // any legal route serves it. A misfit switch LID takes its up*/down*

@@ -54,9 +54,14 @@ SourceDetours route_source_detours(const RoutingInput& input, const UpDownReach&
   // neighbour below (no other packet for that LID reaches the switch).
   const Channels channels(fabric, input.detection.star);
   AcyclicLayer sl0(channels);
+  std::vector<int> sl0_lids;
   for (size_t lid = 1; lid < exits.size(); ++lid)
-    if (on_sl0_compute(lid) && !sl0.try_add(dependencies_toward(routing.lfts, channels, static_cast<int>(lid))))
-      return outcome;  // not acyclic as routed: the auditor reports it
+    if (on_sl0_compute(lid)) sl0_lids.push_back(static_cast<int>(lid));
+  bool acyclic = true;
+  for_each_dependencies(routing.lfts, channels, sl0_lids, [&](int, const std::vector<Dependency>& dependencies) {
+    return acyclic = sl0.try_add(dependencies);
+  });
+  if (!acyclic) return outcome;  // not acyclic as routed: the auditor reports it
   // A credit loop through detours needs every turn to land on a switch that
   // detours too (a packet goes on down from any other), and a cycle of
   // them: turns that land where no hole is come first, then those that land

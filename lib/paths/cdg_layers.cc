@@ -184,15 +184,16 @@ void AcyclicLayer::reorder() {
   std::ranges::sort(backward_, by_order);
   std::ranges::sort(forward_, by_order);
   // Both sets are in order now: their places, merged, are in order too.
-  places_.clear();
+  merged_places_.clear();
   size_t b = 0, f = 0;
+  const auto backward_next = [&] {
+    return f == forward_.size() || (b < backward_.size() && order_[backward_[b]] < order_[forward_[f]]);
+  };
   while (b < backward_.size() || f < forward_.size())
-    places_.push_back(f == forward_.size() || (b < backward_.size() && order_[backward_[b]] < order_[forward_[f]])
-                          ? order_[backward_[b++]]
-                          : order_[forward_[f++]]);
+    merged_places_.push_back(backward_next() ? order_[backward_[b++]] : order_[forward_[f++]]);
   size_t i = 0;
   for (const std::vector<int>* set : {&backward_, &forward_})
-    for (int c : *set) order_[c] = places_[i++];
+    for (int c : *set) order_[c] = merged_places_[i++];
 }
 
 CdgLayers::CdgLayers(int channels) : places_(channels) { std::iota(places_.begin(), places_.end(), 0); }

@@ -96,7 +96,7 @@ class AcyclicLayer {
   std::vector<Dependency> added_;  // try_add's, until it returns
   std::vector<int> order_;     // per channel: its place in the topological order
   std::vector<uint8_t> seen_;  // search marks, cleared after each search
-  std::vector<int> forward_, backward_, stack_, places_;
+  std::vector<int> forward_, backward_, stack_, merged_places_;  // searches and reorder's scratch
 };
 
 /// Layers of channel dependency graphs, each kept acyclic.

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <optional>
 #include <string>
-#include <tuple>
 #include <utility>
 #include <vector>
 

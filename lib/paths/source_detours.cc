@@ -126,7 +126,8 @@ SourceDetours route_source_detours(const RoutingInput& input, const UpDownReach&
       "{} of {} entries of switches with CAs (SHARP ANs) toward compute hosts they cannot reach up/down (missing "
       "cables) turn down-up once, at a neighbour below, where SL 0 stays free of credit loops",
       outcome.filled, holes.size()));
-  const auto left = std::ranges::find_if(holes, [&](const Hole& hole) { return routing.lfts.at(hole.sw, hole.lid) == kNoPath; });
+  const auto left =
+      std::ranges::find_if(holes, [&](const Hole& hole) { return routing.lfts.at(hole.sw, hole.lid) == kNoPath; });
   outcome.left_switch = left == holes.end() ? -1 : left->sw;
   outcome.left_lid = left == holes.end() ? -1 : left->lid;
   return outcome;

@@ -7,61 +7,122 @@
 namespace ftclos {
 namespace {
 
-uint64_t key(const Dependency& dep) {
-  return (uint64_t{static_cast<uint32_t>(dep.first)} << 32) | static_cast<uint32_t>(dep.second);
+std::vector<int> updown_places(const Fabric& fabric, const StarRoots& star, const Channels& channels) {
+  std::vector<int> places(channels.count(), -1);
+  if (star.rank.size() != static_cast<size_t>(fabric.size())) {
+    std::iota(places.begin(), places.end(), 0);
+    return places;
+  }
+  std::vector<int> switches;
+  for (int x = 0; x < fabric.size(); ++x)
+    if (fabric.node(x).is_switch()) switches.push_back(x);
+  std::ranges::sort(switches, [&](int a, int b) { return star.up(fabric, b, a); });  // top first
+  std::vector<int> sequence;
+  for (const bool up : {true, false}) {
+    for (size_t i = 0; i < switches.size(); ++i) {
+      const int x = switches[up ? switches.size() - 1 - i : i];
+      const Node& node = fabric.node(x);
+      for (int port = 1; port <= node.num_ports; ++port)
+        if (const int c = channels.of(x, port); c >= 0 && star.up(fabric, x, node.ports[port].peer.node) == up)
+          sequence.push_back(c);
+    }
+  }
+  for (size_t i = 0; i < sequence.size(); ++i) places[sequence[i]] = static_cast<int>(i);
+  int next = static_cast<int>(sequence.size());
+  for (int& place : places)
+    if (place < 0) place = next++;  // ids of ports that lead to no switch
+  return places;
 }
 
 }  // namespace
 
-Channels::Channels(const Fabric& fabric) : fabric_(fabric), first_(fabric.size() + 1, 0) {
-  for (int x = 0; x < fabric.size(); ++x)
-    first_[x + 1] = first_[x] + (fabric.node(x).is_switch() ? fabric.node(x).num_ports + 1 : 0);
-}
-
-int Channels::of(int x, int port) const {
-  const Node& node = fabric_.node(x);
-  if (!node.is_switch() || port < 1 || port > node.num_ports) return -1;
-  const PortRef peer = node.ports[port].peer;
-  if (!peer.valid() || !fabric_.node(peer.node).is_switch()) return -1;
-  return first_[x] + port;
-}
-
-std::vector<Dependency> dependencies_toward(const Fabric& fabric, const Lfts& lfts, const Channels& channels, int lid) {
-  std::vector<Dependency> deps;
+Channels::Channels(const Fabric& fabric, const StarRoots& star) : first_(fabric.size() + 1, 0) {
   for (int x = 0; x < fabric.size(); ++x) {
-    if (!fabric.node(x).is_switch() || lid >= static_cast<int>(lfts.port[x].size())) continue;
-    const int out = lfts.port[x][lid];
-    const int first = channels.of(x, out);
+    const Node& node = fabric.node(x);
+    first_[x + 1] = first_[x] + (node.is_switch() ? node.num_ports + 1 : 0);
+    if (node.is_switch()) switches_.push_back(x);
+  }
+  leads_to_switch_.assign(count(), 0);
+  peer_.assign(count(), -1);
+  for (int x : switches_) {
+    const Node& node = fabric.node(x);
+    for (int port = 1; port <= node.num_ports; ++port) {
+      const PortRef peer = node.ports[port].peer;
+      if (!peer.valid() || !fabric.node(peer.node).is_switch()) continue;
+      leads_to_switch_[first_[x] + port] = 1;
+      peer_[first_[x] + port] = peer.node;
+    }
+  }
+  places_ = updown_places(fabric, star, *this);
+}
+
+std::vector<Dependency> dependencies_toward(const Lfts& lfts, const Channels& channels, int lid) {
+  std::vector<Dependency> deps;
+  for (int x : channels.switches()) {
+    const int first = channels.of(x, lfts.at_or_none(x, lid));
     if (first < 0) continue;
-    const int y = fabric.node(x).ports[out].peer.node;
-    if (lid >= static_cast<int>(lfts.port[y].size())) continue;
-    const int second = channels.of(y, lfts.port[y][lid]);
+    const int y = channels.peer(first);
+    const int second = channels.of(y, lfts.at_or_none(y, lid));
     if (second >= 0) deps.emplace_back(first, second);
   }
   return deps;
 }
 
+void for_each_dependencies(const Lfts& lfts, const Channels& channels, const std::vector<int>& lids,
+                           const std::function<bool(int lid, const std::vector<Dependency>& deps)>& take) {
+  constexpr size_t kBlock = 64;
+  std::vector<std::vector<Dependency>> deps(kBlock);
+  for (size_t begin = 0; begin < lids.size(); begin += kBlock) {
+    const size_t end = std::min(lids.size(), begin + kBlock);
+    for (size_t k = begin; k < end; ++k) deps[k - begin].clear();
+    for (int x : channels.switches())
+      for (size_t k = begin; k < end; ++k) {
+        const int first = channels.of(x, lfts.at_or_none(x, lids[k]));
+        if (first < 0) continue;
+        const int y = channels.peer(first);
+        const int second = channels.of(y, lfts.at_or_none(y, lids[k]));
+        if (second >= 0) deps[k - begin].emplace_back(first, second);
+      }
+    for (size_t k = begin; k < end; ++k)
+      if (!take(lids[k], deps[k - begin])) return;
+  }
+}
+
 AcyclicLayer::AcyclicLayer(int channels)
-    : next_(channels), prev_(channels), order_(channels), seen_(channels, 0) {
+    : next_(channels), prev_(channels), known_(static_cast<size_t>(channels) * 4, 0), order_(channels),
+      seen_(channels, 0) {
   std::iota(order_.begin(), order_.end(), 0);
 }
 
 AcyclicLayer::AcyclicLayer(std::vector<int> places)
-    : next_(places.size()), prev_(places.size()), order_(std::move(places)), seen_(order_.size(), 0) {}
+    : next_(places.size()), prev_(places.size()), known_(places.size() * 4, 0), order_(std::move(places)),
+      seen_(order_.size(), 0) {}
+
+// 256 bits per channel, one per low byte of a successor: a channel's
+// successors are the ports of one switch, fewer than 256 consecutive
+// numbers, so their low bytes differ.
+uint64_t& AcyclicLayer::known_word(const Dependency& dep, uint64_t& bit) {
+  const size_t index = static_cast<size_t>(dep.first) * 256 + (static_cast<unsigned>(dep.second) & 255);
+  bit = uint64_t{1} << (index % 64);
+  return known_[index / 64];
+}
 
 bool AcyclicLayer::try_add(const std::vector<Dependency>& deps) {
-  std::vector<Dependency> added;
+  added_.clear();
   for (const Dependency& dep : deps) {
-    if (!known_.insert(key(dep)).second) continue;
+    uint64_t bit = 0;
+    uint64_t& word = known_word(dep, bit);
+    if (word & bit) continue;
+    word |= bit;
     next_[dep.first].push_back(dep.second);
     prev_[dep.second].push_back(dep.first);
-    added.push_back(dep);
+    added_.push_back(dep);
     if (add(dep)) continue;
     // Each was pushed last on its lists; removing edges keeps the order topological.
-    for (auto it = added.rbegin(); it != added.rend(); ++it) {
+    for (auto it = added_.rbegin(); it != added_.rend(); ++it) {
       next_[it->first].pop_back();
       prev_[it->second].pop_back();
-      known_.erase(key(*it));
+      known_word(*it, bit) &= ~bit;
     }
     return false;
   }
@@ -122,23 +183,24 @@ void AcyclicLayer::reorder() {
   auto by_order = [&](int a, int b) { return order_[a] < order_[b]; };
   std::ranges::sort(backward_, by_order);
   std::ranges::sort(forward_, by_order);
-  std::vector<int> places;
-  for (int c : backward_) places.push_back(order_[c]);
-  for (int c : forward_) places.push_back(order_[c]);
-  std::ranges::sort(places);
+  // Both sets are in order now: their places, merged, are in order too.
+  merged_places_.clear();
+  size_t b = 0, f = 0;
+  const auto backward_next = [&] {
+    return f == forward_.size() || (b < backward_.size() && order_[backward_[b]] < order_[forward_[f]]);
+  };
+  while (b < backward_.size() || f < forward_.size())
+    merged_places_.push_back(backward_next() ? order_[backward_[b++]] : order_[forward_[f++]]);
   size_t i = 0;
   for (const std::vector<int>* set : {&backward_, &forward_})
-    for (int c : *set) order_[c] = places[i++];
+    for (int c : *set) order_[c] = merged_places_[i++];
 }
 
-void CdgLayers::open_first(std::vector<int> places) {
-  layers_.clear();
-  layers_.emplace_back(std::move(places));
-}
+CdgLayers::CdgLayers(int channels) : places_(channels) { std::iota(places_.begin(), places_.end(), 0); }
 
 int CdgLayers::place(const std::vector<Dependency>& deps, int first, int last) {
   for (int layer = first; layer <= last; ++layer) {
-    while (count() <= layer) layers_.emplace_back(channels_);
+    while (count() <= layer) layers_.emplace_back(places_);
     if (layers_[layer].try_add(deps)) return layer;
   }
   return -1;

@@ -9,11 +9,12 @@
 #pragma once
 
 #include <cstdint>
-#include <unordered_set>
+#include <functional>
 #include <utility>
 #include <vector>
 
 #include "core/fabric.h"
+#include "detect/star_roots.h"
 #include "route/routing.h"
 
 namespace ftclos {
@@ -21,14 +22,34 @@ namespace ftclos {
 /// Channels are switch egress ports that lead to a switch, numbered densely.
 class Channels {
  public:
-  explicit Channels(const Fabric& fabric);
+  /// With `star`'s order (when it ranks every node), channel dependency
+  /// graphs start in up*/down*'s order (places()).
+  Channels(const Fabric& fabric, const StarRoots& star);
   int count() const { return first_.back(); }
   /// The channel out of `port` of switch `x`, or -1 when it does not lead to a switch.
-  int of(int x, int port) const;
+  int of(int x, int port) const {
+    return port < 1 || port >= first_[x + 1] - first_[x] || !leads_to_switch_[first_[x] + port] ? -1 : first_[x] + port;
+  }
+  /// The switch channel `c` leads to.
+  int peer(int c) const { return peer_[c]; }
+  /// The switches, ascending.
+  const std::vector<int>& switches() const { return switches_; }
+  /// A place for every channel in which every turn up*/down* allows leads
+  /// forward: up channels first, from the bottom up, then down channels
+  /// from the top down (the channel numbers where `star` ranks no node).
+  /// Tree routes turn down-up rarely, so a layer that starts so searches
+  /// rarely (AcyclicLayer).
+  const std::vector<int>& places() const { return places_; }
 
  private:
-  const Fabric& fabric_;
+  // Every port of a switch has a number (the ports that lead to no switch
+  // too): a channel is first_[x] + port, read from tables, not the fabric
+  // (dependencies_toward runs for every LID and switch).
   std::vector<int> first_;
+  std::vector<uint8_t> leads_to_switch_;  // by channel number
+  std::vector<int> peer_;                 // by channel number: the switch it leads to
+  std::vector<int> switches_;
+  std::vector<int> places_;
 };
 
 /// One channel dependency: a packet holding the first channel waits for the second.
@@ -37,7 +58,14 @@ using Dependency = std::pair<int, int>;
 /// The dependencies of every route to `lid` in `lfts`: channel x->y, then
 /// y's channel for the same LID. Every switch's entry counts, used or not
 /// (conservative).
-std::vector<Dependency> dependencies_toward(const Fabric& fabric, const Lfts& lfts, const Channels& channels, int lid);
+std::vector<Dependency> dependencies_toward(const Lfts& lfts, const Channels& channels, int lid);
+
+/// dependencies_toward for each of `lids` in turn, handed to `take` (false:
+/// stop), read from the tables a block of LIDs at a time: a switch's entries
+/// for the block share a cache line, where one LID at a time reads one line
+/// of every table.
+void for_each_dependencies(const Lfts& lfts, const Channels& channels, const std::vector<int>& lids,
+                           const std::function<bool(int lid, const std::vector<Dependency>& deps)>& take);
 
 /// One channel dependency graph kept acyclic, with a topological order kept
 /// up to date as dependencies arrive (Pearce and Kelly, "A dynamic
@@ -47,6 +75,8 @@ std::vector<Dependency> dependencies_toward(const Fabric& fabric, const Lfts& lf
 class AcyclicLayer {
  public:
   explicit AcyclicLayer(int channels);
+  /// Started in channels.places(): up*/down* dependencies cost no search.
+  explicit AcyclicLayer(const Channels& channels) : AcyclicLayer(channels.places()) {}
   /// With the channels first placed as `places` says (a permutation: the
   /// place of every channel), any order being topological while the layer is
   /// empty: dependencies that agree with it then cost no search.
@@ -55,26 +85,27 @@ class AcyclicLayer {
   bool try_add(const std::vector<Dependency>& deps);
 
  private:
+  uint64_t& known_word(const Dependency& dep, uint64_t& bit);
   bool add(const Dependency& dep);
   bool reaches_within(int from, int target, int upper);
   void collect_back(int from, int lower);
   void reorder();
 
   std::vector<std::vector<int>> next_, prev_;
-  std::unordered_set<uint64_t> known_;
+  std::vector<uint64_t> known_;  // the dependencies held, as bits (known_word)
+  std::vector<Dependency> added_;  // try_add's, until it returns
   std::vector<int> order_;     // per channel: its place in the topological order
   std::vector<uint8_t> seen_;  // search marks, cleared after each search
-  std::vector<int> forward_, backward_, stack_;
+  std::vector<int> forward_, backward_, stack_, merged_places_;  // searches and reorder's scratch
 };
 
 /// Layers of channel dependency graphs, each kept acyclic.
 class CdgLayers {
  public:
-  explicit CdgLayers(int channels) : channels_(channels) {}
+  explicit CdgLayers(int channels);
+  /// Every layer opened in channels.places().
+  explicit CdgLayers(const Channels& channels) : places_(channels.places()) {}
 
-  /// Opens layer 0 (before any place) with its channels first placed as
-  /// `places` says (AcyclicLayer's second constructor).
-  void open_first(std::vector<int> places);
   /// Places `deps` on the lowest layer in [first, last] where they close no
   /// cycle, opening layers as needed; returns that layer, or -1 (nothing added).
   int place(const std::vector<Dependency>& deps, int first, int last);
@@ -82,7 +113,7 @@ class CdgLayers {
   int count() const { return static_cast<int>(layers_.size()); }
 
  private:
-  int channels_;
+  std::vector<int> places_;  // where each layer starts its channels
   std::vector<AcyclicLayer> layers_;
 };
 

@@ -64,7 +64,7 @@ struct State {
 class Polisher {
  public:
   Polisher(const RoutingInput& input, const UpDownReach& reach, Lfts& lfts, const std::vector<uint8_t>& dest_sl)
-      : fabric_(input.fabric), reach_(reach), lfts_(lfts) {
+      : fabric_(input.fabric), star_(input.detection.star), reach_(reach), lfts_(lfts) {
     collect_endpoints(input, dest_sl);
     number_channels();
     collect_options();
@@ -482,7 +482,7 @@ class Polisher {
       }
     }
     if (!worse && (always || score() < before) &&
-        (dests_[d].sl == 0 || layer_acyclic(fabric_, lfts_, lids_on_sl_[dests_[d].sl])))
+        (dests_[d].sl == 0 || layer_acyclic(fabric_, star_, lfts_, lids_on_sl_[dests_[d].sl])))
       return true;
     undo(d, done);
     for (size_t i = 0; i < matched.size(); ++i) set_load(matched[i], saved[i]);
@@ -503,6 +503,7 @@ class Polisher {
   }
 
   const Fabric& fabric_;
+  const StarRoots& star_;
   const UpDownReach& reach_;
   Lfts& lfts_;
   std::vector<int> switches_;       // those a CA reaches, by ascending level

@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 #include <string>
-#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -14,14 +14,14 @@
 
 namespace ftclos {
 
-bool layer_acyclic(const Fabric& fabric, const Lfts& lfts, const std::vector<int>& lids) {
-  const Channels channels(fabric);
+bool layer_acyclic(const Fabric& fabric, const StarRoots& star, const Lfts& lfts, const std::vector<int>& lids) {
+  const Channels channels(fabric, star);
   std::vector<Dependency> dependencies;
   for (int lid : lids) {
-    const std::vector<Dependency> more = dependencies_toward(fabric, lfts, channels, lid);
+    const std::vector<Dependency> more = dependencies_toward(lfts, channels, lid);
     dependencies.insert(dependencies.end(), more.begin(), more.end());
   }
-  return AcyclicLayer(channels.count()).try_add(dependencies);
+  return AcyclicLayer(channels).try_add(dependencies);
 }
 
 namespace {
@@ -44,11 +44,11 @@ void note_layers(const std::string& what, int highest, int unplaced, Routing& ro
 // (DF-SSSP's layering); the ones that fit none go on kMaxDetourSl (the
 // auditor reports the credit loop they close). Returns the highest SL
 // given and how many fit none.
-std::pair<int, int> place_on_sls(const Fabric& fabric, const Channels& channels, CdgLayers& layers,
+std::pair<int, int> place_on_sls(const Channels& channels, CdgLayers& layers,
                                  const std::vector<int>& lids, int lowest_sl, Routing& routing) {
   int highest = 0, unplaced = 0;
   for (int lid : lids) {
-    const int sl = layers.place(dependencies_toward(fabric, routing.lfts, channels, lid), lowest_sl, kMaxDetourSl);
+    const int sl = layers.place(dependencies_toward(routing.lfts, channels, lid), lowest_sl, kMaxDetourSl);
     unplaced += sl < 0;
     routing.dest_sl[lid] = static_cast<uint8_t>(sl < 0 ? kMaxDetourSl : sl);
     highest = std::max<int>(highest, routing.dest_sl[lid]);
@@ -59,9 +59,9 @@ std::pair<int, int> place_on_sls(const Fabric& fabric, const Channels& channels,
 // `lids` on SLs from `first` up, in layers of their own.
 std::pair<int, int> layer_greedily(const RoutingInput& input, const std::vector<int>& lids, int first,
                                    Routing& routing) {
-  const Channels channels(input.fabric);
-  CdgLayers layers(channels.count());
-  return place_on_sls(input.fabric, channels, layers, lids, first, routing);
+  const Channels channels(input.fabric, input.detection.star);
+  CdgLayers layers(channels);
+  return place_on_sls(channels, layers, lids, first, routing);
 }
 
 // SHARP Aggregation Nodes on every spine and core of a 3-level pod are
@@ -78,7 +78,7 @@ bool aggregation_nodes_on_updown_star(const RoutingInput& input, const std::vect
   for (size_t node = 0; node < merged.port.size(); ++node)
     for (int lid : an_lids)
       if (!merged.port[node].empty()) merged.port[node][lid] = star->lfts.port[node][lid];
-  if (!layer_acyclic(input.fabric, merged, an_lids)) return false;
+  if (!layer_acyclic(input.fabric, input.detection.star, merged, an_lids)) return false;
   routing.lfts = std::move(merged);
   for (int lid : an_lids) routing.dest_sl[lid] = 1;
   return true;
@@ -100,11 +100,14 @@ int layer_detours(const RoutingInput& input, const UpDownReach& reach, Routing& 
   }
   if (detour_lids.empty()) return 0;
   if (routing.dest_sl.empty()) routing.dest_sl.assign(exits.size(), 0);
-  auto [highest, unplaced] = layer_greedily(input, detour_lids, 1, routing);
+  // The greedy puts every LID on SL 1 exactly where their routes together
+  // close no cycle; one search says whether they do, before any layering.
+  const bool one_sl = layer_acyclic(fabric, input.detection.star, routing.lfts, detour_lids);
   // Where the tree's detours take more than SL 1 and ANs are among them:
   // the ANs on up*/down* routes on SL 1, the others layered from SL 2.
-  if (highest > 1 && !an_lids.empty() && aggregation_nodes_on_updown_star(input, an_lids, routing)) {
-    std::tie(highest, unplaced) = other_lids.empty() ? std::pair{1, 0} : layer_greedily(input, other_lids, 2, routing);
+  if (!one_sl && !an_lids.empty() && aggregation_nodes_on_updown_star(input, an_lids, routing)) {
+    const auto [highest, unplaced] =
+        other_lids.empty() ? std::pair{1, 0} : layer_greedily(input, other_lids, 2, routing);
     routing.notes.push_back(fmt::format(
         "{} LIDs of SHARP Aggregation Nodes above the leaves are reached through a down-up turn from some "
         "switches: on up*/down* routes on SL 1 (their tree detours needed more SLs)",
@@ -113,19 +116,25 @@ int layer_detours(const RoutingInput& input, const UpDownReach& reach, Routing& 
       routing.notes.push_back(fmt::format("{} LIDs of other attached hosts reached the same way: on SL 2{}",
                                           other_lids.size(), highest > 2 ? fmt::format("-{}", highest) : ""));
     note_unplaced(unplaced, routing);
-  } else {
-    note_layers(fmt::format("{} LIDs of attached hosts are reached through a down-up turn from some switches",
-                            detour_lids.size()),
-                highest, unplaced, routing);
+    return highest;
   }
-  return highest;
+  std::pair<int, int> layered{1, 0};
+  if (one_sl)
+    for (int lid : detour_lids) routing.dest_sl[lid] = 1;
+  else
+    layered = layer_greedily(input, detour_lids, 1, routing);
+  note_layers(fmt::format("{} LIDs of attached hosts are reached through a down-up turn from some switches",
+                          detour_lids.size()),
+              layered.first, layered.second, routing);
+  return layered.first;
 }
 
-int layer_turning_lids(const Fabric& fabric, const LidMap& lid_map, const std::vector<int>& lids, int lowest_sl,
-                       Routing& routing) {
+int layer_turning_lids(const RoutingInput& input, const std::vector<int>& lids, int lowest_sl, Routing& routing) {
   if (lids.empty()) return 0;
-  const Channels channels(fabric);
-  CdgLayers layers(channels.count());
+  const Fabric& fabric = input.fabric;
+  const LidMap& lid_map = input.lids;
+  const Channels channels(fabric, input.detection.star);
+  CdgLayers layers(channels);
   if (routing.dest_sl.empty()) routing.dest_sl.assign(lid_map.max_lid + 1, 0);
   std::vector<bool> turning(lid_map.max_lid + 1, false);
   for (int lid : lids) turning[lid] = true;
@@ -133,9 +142,9 @@ int layer_turning_lids(const Fabric& fabric, const LidMap& lid_map, const std::v
   for (int lid = 1; lid <= lid_map.max_lid; ++lid) {
     const int sl = routing.dest_sl[lid];
     if (lid_map.owner[lid] >= 0 && !turning[lid] && (sl > 0 || lowest_sl == 0))
-      layers.place(dependencies_toward(fabric, routing.lfts, channels, lid), sl, sl);
+      layers.place(dependencies_toward(routing.lfts, channels, lid), sl, sl);
   }
-  const auto [highest, unplaced] = place_on_sls(fabric, channels, layers, lids, lowest_sl, routing);
+  const auto [highest, unplaced] = place_on_sls(channels, layers, lids, lowest_sl, routing);
   const int moved = static_cast<int>(std::ranges::count_if(lids, [&](int lid) { return routing.dest_sl[lid] != 0; }));
   if (moved > 0)
     note_layers(fmt::format("{} LIDs to which some switch's own route turns from down to up where, on SL 0, the "
@@ -145,33 +154,53 @@ int layer_turning_lids(const Fabric& fabric, const LidMap& lid_map, const std::v
   return moved;
 }
 
-int settle_credit_loops(const Fabric& fabric, const LidMap& lid_map, int highest_sl, std::string_view which,
-                        Routing& routing) {
+int settle_credit_loops(const RoutingInput& input, int highest_sl, std::string_view which, Routing& routing) {
+  const Fabric& fabric = input.fabric;
+  const LidMap& lid_map = input.lids;
   const auto sl_of = [&](int lid) { return routing.dest_sl.empty() ? 0 : routing.dest_sl[lid]; };
-  const Channels channels(fabric);
-  CdgLayers layers(channels.count());
+  const Channels channels(fabric, input.detection.star);
+  CdgLayers layers(channels);
   // Every SL's layer filled again: where all are acyclic every LID fits its own.
-  std::vector<std::pair<int, std::vector<Dependency>>> misfits;
+  std::vector<int> in_order;  // CA LIDs, then switch LIDs
   for (const bool switches : {false, true})
-    for (int lid = 1; lid <= lid_map.max_lid; ++lid) {
-      const int owner = lid_map.owner[lid];
-      if (owner < 0 || fabric.node(owner).is_switch() != switches) continue;
-      std::vector<Dependency> dependencies = dependencies_toward(fabric, routing.lfts, channels, lid);
-      if (layers.place(dependencies, sl_of(lid), sl_of(lid)) < 0) misfits.emplace_back(lid, std::move(dependencies));
-    }
+    for (int lid = 1; lid <= lid_map.max_lid; ++lid)
+      if (const int owner = lid_map.owner[lid]; owner >= 0 && fabric.node(owner).is_switch() == switches)
+        in_order.push_back(lid);
+  std::vector<std::pair<int, std::vector<Dependency>>> misfits;
+  for_each_dependencies(routing.lfts, channels, in_order, [&](int lid, const std::vector<Dependency>& dependencies) {
+    if (layers.place(dependencies, sl_of(lid), sl_of(lid)) < 0) misfits.emplace_back(lid, dependencies);
+    return true;
+  });
   if (misfits.empty()) return 0;
-  // A misfit that fits no SL the ports offer stays where it was (the auditor reports its loop).
-  int moved = 0, highest = 0;
+  // A switch LID's traffic is management traffic (PMA queries and answers):
+  // any legal route serves it. A misfit switch LID takes its up*/down*
+  // tree where that fits an SL, whose turns never close a cycle among
+  // themselves (a 3,784-HCA pod: SL 1 holds the ANs' up*/down* trees, and
+  // 456 switch LIDs whose own routes fit no SL fit there). The others, and
+  // CA LIDs, keep their routes on the lowest SL where they fit; a misfit
+  // that fits none stays where it was (the auditor reports its loop).
+  std::optional<Result<Routing>> star;  // routed the first time a switch LID needs it
+  int moved = 0, highest = 0, on_star = 0;
   for (const auto& [lid, dependencies] : misfits) {
-    const int sl = layers.place(dependencies, 0, highest_sl);
+    int sl = -1;
+    if (fabric.node(lid_map.owner[lid]).is_switch()) {
+      if (!star) star = route_updown_star(input);
+      if (star->ok() && (sl = layers.place(dependencies_toward((*star)->lfts, channels, lid), 0, highest_sl)) >= 0) {
+        for (int x = 0; x < fabric.size(); ++x)
+          if (!routing.lfts.port[x].empty()) routing.lfts.port[x][lid] = (*star)->lfts.port[x][lid];
+        ++on_star;
+      }
+    }
+    if (sl < 0) sl = layers.place(dependencies, 0, highest_sl);
     if (sl < 0) continue;
     if (routing.dest_sl.empty()) routing.dest_sl.assign(lid_map.max_lid + 1, 0);
     routing.dest_sl[lid] = static_cast<uint8_t>(sl);
     highest = std::max(highest, sl);
     ++moved;
   }
-  note_layers(fmt::format("{} {} where their SL would close a credit loop", moved, which), highest,
-              static_cast<int>(misfits.size()) - moved, routing, highest_sl);
+  note_layers(fmt::format("{} {} where their SL would close a credit loop{}", moved, which,
+                          on_star > 0 ? fmt::format(" ({} of them on up*/down* trees)", on_star) : ""),
+              highest, static_cast<int>(misfits.size()) - moved, routing, highest_sl);
   return moved;
 }
 

@@ -27,20 +27,18 @@ int layer_detours(const RoutingInput& input, const UpDownReach& reach, Routing& 
 /// whose channel dependency graph stays acyclic with its routes, beside
 /// the layers routing.dest_sl holds (SL 0: every other LID), and notes the
 /// LIDs that leave SL 0. Returns how many did.
-int layer_turning_lids(const Fabric& fabric, const LidMap& lid_map, const std::vector<int>& lids, int lowest_sl,
-                       Routing& routing);
+int layer_turning_lids(const RoutingInput& input, const std::vector<int>& lids, int lowest_sl, Routing& routing);
 
 /// Where the routes to some SL's LIDs (every switch's entry, so switches'
 /// own traffic too) close a cycle, fills each SL's layer again, CA LIDs
 /// first, then switch LIDs, each in LID order, and moves each LID that does
 /// not fit its SL to the lowest SL up to `highest_sl` where it does (the
 /// others stay, noted), `which` saying what they are. Returns how many moved.
-int settle_credit_loops(const Fabric& fabric, const LidMap& lid_map, int highest_sl, std::string_view which,
-                        Routing& routing);
+int settle_credit_loops(const RoutingInput& input, int highest_sl, std::string_view which, Routing& routing);
 
 /// Whether the channel dependency graph of the routes to `lids` (one SL's
 /// LIDs) is acyclic in `lfts`: what a change to a layered LID's entries
-/// must keep (paths/contention_polish.h).
-bool layer_acyclic(const Fabric& fabric, const Lfts& lfts, const std::vector<int>& lids);
+/// must keep (paths/contention_polish.h). `star` orders the search (Channels).
+bool layer_acyclic(const Fabric& fabric, const StarRoots& star, const Lfts& lfts, const std::vector<int>& lids);
 
 }  // namespace ftclos

@@ -20,7 +20,16 @@ bool carries_cas(const Fabric& fabric, int sw) {
 
 }  // namespace
 
-int route_source_detours(const RoutingInput& input, const UpDownReach& reach, Routing& routing) {
+std::string SourceDetours::unfilled(const Fabric& fabric, const LidMap& lids) const {
+  if (left_switch < 0) return "";
+  return fmt::format(
+      "{} of {} entries of switches with CAs (SHARP ANs) toward compute hosts they cannot reach up/down (missing "
+      "cables) find no neighbour below to turn at without a credit loop on SL 0, e.g. the CAs on {} → {} (LID {:#x})",
+      holes - filled, holes, fabric.node(left_switch).display_name(),
+      fabric.node(lids.owner[left_lid]).display_name(), left_lid);
+}
+
+SourceDetours route_source_detours(const RoutingInput& input, const UpDownReach& reach, Routing& routing) {
   const Fabric& fabric = input.fabric;
   const std::vector<int>& level = input.detection.levels.of;
   const std::vector<Exit> exits = exits_by_lid(fabric, input.lids);
@@ -39,14 +48,20 @@ int route_source_detours(const RoutingInput& input, const UpDownReach& reach, Ro
     for (size_t lid = 1; lid < exits.size() && lid < table.size(); ++lid)
       if (table[lid] == kNoPath && on_sl0_compute(lid)) holes.push_back({sw, static_cast<int>(lid)});
   }
-  if (holes.empty()) return 0;
+  if (holes.empty()) return {};
+  SourceDetours outcome{.holes = static_cast<int>(holes.size()), .left_switch = holes[0].sw, .left_lid = holes[0].lid};
   // SL 0's graph as routed; each detour adds one dependency, its turn at the
   // neighbour below (no other packet for that LID reaches the switch).
-  const Channels channels(fabric);
-  AcyclicLayer sl0(channels.count());
+  const Channels channels(fabric, input.detection.star);
+  AcyclicLayer sl0(channels);
+  std::vector<int> sl0_lids;
   for (size_t lid = 1; lid < exits.size(); ++lid)
-    if (on_sl0_compute(lid) && !sl0.try_add(dependencies_toward(fabric, routing.lfts, channels, static_cast<int>(lid))))
-      return 0;  // not acyclic as routed: the auditor reports it
+    if (on_sl0_compute(lid)) sl0_lids.push_back(static_cast<int>(lid));
+  bool acyclic = true;
+  for_each_dependencies(routing.lfts, channels, sl0_lids, [&](int, const std::vector<Dependency>& dependencies) {
+    return acyclic = sl0.try_add(dependencies);
+  });
+  if (!acyclic) return outcome;  // not acyclic as routed: the auditor reports it
   // A credit loop through detours needs every turn to land on a switch that
   // detours too (a packet goes on down from any other), and a cycle of
   // them: turns that land where no hole is come first, then those that land
@@ -106,12 +121,16 @@ int route_source_detours(const RoutingInput& input, const UpDownReach& reach, Ro
     if (reversed.second > best.second) best = std::move(reversed);
   }
   routing.lfts = std::move(best.first);
-  const int filled = best.second;
+  outcome.filled = best.second;
   routing.notes.push_back(fmt::format(
       "{} of {} entries of switches with CAs (SHARP ANs) toward compute hosts they cannot reach up/down (missing "
       "cables) turn down-up once, at a neighbour below, where SL 0 stays free of credit loops",
-      filled, holes.size()));
-  return filled;
+      outcome.filled, holes.size()));
+  const auto left =
+      std::ranges::find_if(holes, [&](const Hole& hole) { return routing.lfts.at(hole.sw, hole.lid) == kNoPath; });
+  outcome.left_switch = left == holes.end() ? -1 : left->sw;
+  outcome.left_lid = left == holes.end() ? -1 : left->lid;
+  return outcome;
 }
 
 }  // namespace ftclos

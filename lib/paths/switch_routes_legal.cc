@@ -553,9 +553,9 @@ void layer_switch_turns(const RoutingInput& input, const LegalSwitchRoutes& lega
   for (size_t lid = 1; lid < routing.dest_sl.size() && !ca_layers; ++lid)
     ca_layers = routing.dest_sl[lid] != 0 && !input.fabric.node(input.lids.owner[lid]).is_switch();
   if (labelled && !ca_layers)
-    layer_turning_lids(input.fabric, input.lids, legal.illegal_lids, 1, routing);
+    layer_turning_lids(input, legal.illegal_lids, 1, routing);
   else
-    layer_turning_lids(input.fabric, input.lids, legal.turning_lids, 0, routing);
+    layer_turning_lids(input, legal.turning_lids, 0, routing);
 }
 
 }  // namespace ftclos

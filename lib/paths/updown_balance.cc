@@ -89,6 +89,9 @@ class Balancer {
   bool spread_from(int a, uint8_t* entries);
   void spread(uint8_t* entries);
   int gain(int a) const;
+  void set_open(int i, uint8_t open);
+  void forget_weighing_above(int i);
+  void weigh(int a);
   int new_load(int a) const;
   void need(int i);
   void route_needed(uint8_t* entries);
@@ -144,6 +147,17 @@ class Balancer {
   std::vector<int> needed_;   // == stamp_: carries CA traffic, routed least-loaded
   std::vector<int> counted_;  // == stamp_: its entry's load counted
   std::vector<uint8_t> open_;         // 1: in ca_below_, and no spreading reached it yet (spread's second part)
+  // open_ of a switch plus that of its children over each cable down, kept
+  // as open_ changes: gain and new_load, which weigh up to kCandidates
+  // ancestors per spreading step, then read one sum per child (a pod's
+  // ANs leave every spine open: 5 million weighings per sweep).
+  std::vector<int> open_below_;
+  // Step 2 weighs the same ancestors step after step while one spreading
+  // changes few of their figures: each is kept (weighed_ == weigh_stamp_)
+  // until a child's on_path_ or open_below_ changes (forget_weighing_above).
+  bool weighing_ = false;
+  int weigh_stamp_ = 0;
+  std::vector<int> weighed_, gain_of_, new_load_of_;
   std::vector<int> users_;            // spread_from: children that chose it; -1 off the frontier
   std::vector<int> cables_in_;        // spread_from: cables from the frontier into it; 0 once settled
   std::vector<uint8_t> only_cable_;   // spread_from: its port of the first such cable
@@ -208,6 +222,10 @@ Balancer::Balancer(const RoutingInput& input, const UpDownReach& reach, Lfts& lf
   counted_.assign(n, 0);
   users_.assign(n, -1);
   open_.assign(n, 0);
+  open_below_.assign(n, 0);
+  weighed_.assign(n, 0);
+  gain_of_.assign(n, 0);
+  new_load_of_.assign(n, 0);
   cables_in_.assign(n, 0);
   only_cable_.assign(n, 0);
   only_parent_.assign(n, -1);
@@ -358,6 +376,7 @@ bool Balancer::spread_from(int a, uint8_t* entries) {
         if (turn_[child] != turn_[parent]) continue;
         if (on_path_[child] != stamp_) {
           on_path_[child] = stamp_;
+          if (weighing_) forget_weighing_above(child);
           cables_in_[child] = 1;
           only_cable_[child] = edge.peer_port;
           only_parent_[child] = parent;
@@ -392,7 +411,7 @@ bool Balancer::spread_from(int a, uint8_t* entries) {
       ++users_[parent];
       entries[child] = port;
       uncovered_ -= has_ca_[child];
-      open_[child] = 0;
+      set_open(child, 0);
     }
     for (int parent : frontier_) users_[parent] = -1;
     took = took || !next_.empty();
@@ -408,7 +427,9 @@ void Balancer::spread(uint8_t* entries) {
   uncovered_ = static_cast<int>(ca_below_.size());
   for (auto it = main_.rbegin(); it != main_.rend(); ++it) spread_from(*it, entries);
   if (uncovered_ == 0) return;  // as on an intact tree: open_ is not needed
-  for (int i : ca_below_) open_[i] = on_path_[i] != stamp_;
+  for (int i : ca_below_) set_open(i, on_path_[i] != stamp_);
+  ++weigh_stamp_;
+  weighing_ = true;
   for (size_t k = 0; k < ancestors_.size() && uncovered_ > 0;) {
     size_t end = k;
     while (end < ancestors_.size() && level_[ancestors_[end]] == level_[ancestors_[k]]) ++end;
@@ -421,9 +442,11 @@ void Balancer::spread(uint8_t* entries) {
       size_t best = u;
       int best_gain = -1, best_into = 0;
       for (size_t v = u; v < std::min(by_use_.size(), u + kCandidates); ++v) {
-        const int g = on_path_[by_use_[v]] == stamp_ ? -1 : gain(by_use_[v]);
+        const int candidate = by_use_[v];
+        if (on_path_[candidate] != stamp_) weigh(candidate);
+        const int g = on_path_[candidate] == stamp_ ? -1 : gain_of_[candidate];
         if (g < best_gain) continue;
-        const int into = new_load(by_use_[v]);
+        const int into = new_load_of_[candidate];
         if (g > best_gain || into < best_into) best_gain = g, best_into = into, best = v;
       }
       std::swap(by_use_[u], by_use_[best]);
@@ -434,7 +457,31 @@ void Balancer::spread(uint8_t* entries) {
     }
     k = end;
   }
-  for (int i : ca_below_) open_[i] = 0;
+  weighing_ = false;
+  for (int i : ca_below_) set_open(i, 0);
+}
+
+void Balancer::weigh(int a) {
+  if (weighed_[a] == weigh_stamp_) return;
+  weighed_[a] = weigh_stamp_;
+  gain_of_[a] = gain(a);
+  new_load_of_[a] = new_load(a);
+}
+
+// gain and new_load of a switch read its children's on_path_ and open_below_.
+void Balancer::forget_weighing_above(int i) {
+  for (const Edge& up : up_.of(i)) weighed_[up.peer] = 0;
+}
+
+void Balancer::set_open(int i, uint8_t open) {
+  if (open_[i] == open) return;
+  const int delta = open - open_[i];
+  open_[i] = open;
+  open_below_[i] += delta;
+  for (const Edge& up : up_.of(i)) open_below_[up.peer] += delta;  // down_ holds the same cables
+  if (!weighing_) return;
+  forget_weighing_above(i);
+  for (const Edge& up : up_.of(i)) forget_weighing_above(up.peer);
 }
 
 // Switches with CAs and no route yet that spreading from `a` would reach
@@ -446,8 +493,7 @@ int Balancer::gain(int a) const {
   for (const Edge& down : down_.of(a)) {
     const int c = down.peer;
     if (turn_[c] != turn_[a] || on_path_[c] == stamp_) continue;
-    g += open_[c];
-    for (const Edge& below : down_.of(c)) g += open_[below.peer];
+    g += open_below_[c];
   }
   return g;
 }
@@ -459,9 +505,7 @@ int Balancer::new_load(int a) const {
   for (const Edge& down : down_.of(a)) {
     const int c = down.peer;
     if (turn_[c] != turn_[a] || on_path_[c] == stamp_) continue;
-    int open = open_[c];
-    for (const Edge& below : down_.of(c)) open += open_[below.peer];
-    if (open > 0) most = std::max(most, load(c, down.peer_port));
+    if (open_below_[c] > 0) most = std::max(most, load(c, down.peer_port));
   }
   return most;
 }

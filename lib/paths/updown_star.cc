@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <climits>
-#include <deque>
 #include <vector>
 
 #include "paths/updown_reach.h"
@@ -40,7 +39,14 @@ class StarRouter {
         cables_[i].push_back({p, index_[peer.node], star_.up(fabric, switches_[i], peer.node)});
       }
     }
-    load_.assign(switches_.size(), std::vector<int>(256, 0));
+    // Each switch's ports, densely: the loads of one LID's route stay in cache.
+    load_base_.resize(switches_.size());
+    size_t ports = 0;
+    for (size_t i = 0; i < switches_.size(); ++i) {
+      load_base_[i] = ports;
+      ports += fabric.node(switches_[i]).num_ports + 1;
+    }
+    load_.assign(ports, 0);
     down_.resize(switches_.size());
     legal_.resize(switches_.size());
     plain_.resize(switches_.size());
@@ -97,13 +103,12 @@ class StarRouter {
   template <typename Allowed>
   void bfs(int t, std::vector<int>& hops, Allowed allowed) {
     std::ranges::fill(hops, kFar);
-    std::deque<int> queue{t};
+    queue_.assign(1, t);  // first in, first out: queue_[head] next
     hops[t] = 0;
-    while (!queue.empty()) {
-      const int cur = queue.front();
-      queue.pop_front();
+    for (size_t head = 0; head < queue_.size(); ++head) {
+      const int cur = queue_[head];
       for (const Cable& c : cables_[cur])
-        if (allowed(c) && hops[c.peer] == kFar) hops[c.peer] = hops[cur] + 1, queue.push_back(c.peer);
+        if (allowed(c) && hops[c.peer] == kFar) hops[c.peer] = hops[cur] + 1, queue_.push_back(c.peer);
     }
   }
 
@@ -118,7 +123,7 @@ class StarRouter {
       const int best = least_loaded(static_cast<int>(x), ca);
       if (best < 0) continue;
       entry = static_cast<uint8_t>(best);
-      if (ca) ++load_[x][best];
+      if (ca) ++load_[load_base_[x] + best];
     }
   }
 
@@ -139,14 +144,15 @@ class StarRouter {
   // The least-loaded port of switch x on a shortest legal path to the
   // target; for a switch LID without one, on a shortest path; -1 if none.
   int least_loaded(int x, bool ca) {
+    const int* load = &load_[load_base_[x]];
     int best = -1;
     for (int i = first_candidate_[x]; i < first_candidate_[x + 1]; ++i)
-      if (best < 0 || load_[x][candidates_[i]] < load_[x][best]) best = candidates_[i];
+      if (best < 0 || load[candidates_[i]] < load[best]) best = candidates_[i];
     if (best >= 0) return best;
     if (!ca) {
       if (!plain_ready_) bfs(target_, plain_, [](const Cable&) { return true; }), plain_ready_ = true;
       for (const Cable& c : cables_[x])
-        if (plain_[c.peer] == plain_[x] - 1 && (best < 0 || load_[x][c.port] < load_[x][best])) best = c.port;
+        if (plain_[c.peer] == plain_[x] - 1 && (best < 0 || load[c.port] < load[best])) best = c.port;
       detoured_ += best >= 0;
     } else {
       ++stranded_;
@@ -159,7 +165,9 @@ class StarRouter {
   std::vector<int> switches_;               // top of the order first
   std::vector<int> index_;                  // per node: position in switches_, or -1
   std::vector<std::vector<Cable>> cables_;  // by switch index, ascending ports
-  std::vector<std::vector<int>> load_;      // [switch index][port]: CA LIDs routed out of it
+  std::vector<int> load_;                   // [load_base_[switch index] + port]: CA LIDs routed out of it
+  std::vector<size_t> load_base_;
+  std::vector<int> queue_;                  // bfs
   std::vector<int> down_, legal_, plain_;   // by switch index, toward target_
   std::vector<int> first_candidate_;        // by switch index (one more): where its candidates start
   std::vector<int> candidates_;             // ports, toward target_
@@ -173,7 +181,9 @@ class StarRouter {
 Result<Routing> route_updown_star(const RoutingInput& input) {
   if (input.detection.star.roots.empty())
     return Status::Error("up*/down*: no roots (a physically disconnected fabric, or no switch)");
-  return StarRouter(input).route();
+  if (!input.memo) return StarRouter(input).route();
+  if (!input.memo->updown_star) input.memo->updown_star = StarRouter(input).route();
+  return *input.memo->updown_star;
 }
 
 }  // namespace ftclos

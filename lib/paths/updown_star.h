@@ -25,7 +25,8 @@
 namespace ftclos {
 
 /// Fills every switch's LFT for every LID; fails when the detection holds no
-/// up*/down* roots (a physically disconnected fabric).
+/// up*/down* roots (a physically disconnected fabric). Routed once per
+/// input's memo (RoutingMemo): later calls return the same tables.
 Result<Routing> route_updown_star(const RoutingInput& input);
 
 }  // namespace ftclos

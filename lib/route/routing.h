@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -73,6 +74,15 @@ enum class PathBitsUsers : uint8_t {
   kAll,   // every host exports its path bits (route --pathbits-users all, plugin pathbits_users=all)
 };
 
+/// Tables that depend on the fabric, detection and LIDs alone, routed the
+/// first time a scheme asks and shared by every scheme routed from copies
+/// of one RoutingInput (auto's choice and its challengers): up*/down*'s
+/// (paths/updown_star.h), which updown's and D-mod-k's SHARP AN trees and
+/// switch-LID trees of a pod take their entries from.
+struct RoutingMemo {
+  std::optional<Result<Routing>> updown_star;
+};
+
 struct RoutingInput {
   const Fabric& fabric;
   const Detection& detection;
@@ -88,6 +98,7 @@ struct RoutingInput {
   // switch_traffic.h). A sweep that merges the last tables' entries first
   // turns it off and completes the merged tables once, against the last ones.
   bool switch_traffic = true;
+  std::shared_ptr<RoutingMemo> memo = std::make_shared<RoutingMemo>();  // copies share it
 };
 
 class Scheme {

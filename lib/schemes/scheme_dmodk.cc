@@ -56,7 +56,10 @@ class DmodkScheme : public Scheme {
       const UpDownReach reach(input.fabric, input.detection.levels);
       if (std::string note = polish_note(polish_contention(input, reach, routing)); !note.empty())
         routing.notes.push_back(std::move(note));
-      route_source_detours(input, reach, routing);
+      // A hole left is a pair of CAs the tables cannot join: D-mod-k says so
+      // (auto then passes over it, with no audit of tables it would refuse).
+      if (const SourceDetours detours = route_source_detours(input, reach, routing); detours.filled < detours.holes)
+        return Status::Error(detours.unfilled(input.fabric, input.lids) + "; try updown");
     }
     return routing;
   }

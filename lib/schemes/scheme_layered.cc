@@ -58,34 +58,6 @@ std::vector<Dependency> updown_turns(const Fabric& fabric, const StarRoots& star
   return turns;
 }
 
-// A place for every channel in which each of updown_turns leads forward:
-// up channels first, from the bottom of the order up, then down channels
-// from the top down (a turn never goes from down to up). Layer 0 starts so,
-// and its million turns on RhinoBased10K cost no search (28 s of search
-// without it, measured under load).
-std::vector<int> updown_places(const Fabric& fabric, const StarRoots& star, const Channels& channels) {
-  std::vector<int> switches;
-  for (int x = 0; x < fabric.size(); ++x)
-    if (fabric.node(x).is_switch()) switches.push_back(x);
-  std::ranges::sort(switches, [&](int a, int b) { return star.up(fabric, b, a); });  // top first
-  std::vector<int> sequence;
-  for (const bool up : {true, false}) {
-    for (size_t i = 0; i < switches.size(); ++i) {
-      const int x = switches[up ? switches.size() - 1 - i : i];
-      const Node& node = fabric.node(x);
-      for (int port = 1; port <= node.num_ports; ++port)
-        if (const int c = channels.of(x, port); c >= 0 && star.up(fabric, x, node.ports[port].peer.node) == up)
-          sequence.push_back(c);
-    }
-  }
-  std::vector<int> places(channels.count(), -1);
-  for (size_t i = 0; i < sequence.size(); ++i) places[sequence[i]] = static_cast<int>(i);
-  int next = static_cast<int>(sequence.size());
-  for (int& place : places)
-    if (place < 0) place = next++;  // ids of ports that lead to no switch
-  return places;
-}
-
 // Routes every LID and gives each CA LID (SL k on VL k) the lowest layer
 // whose channel dependency graph stays acyclic with its tree added, trees
 // offered as paths/sssp_routes.h orders them: the last, up*/down*'s, adds
@@ -97,16 +69,17 @@ std::vector<int> updown_places(const Fabric& fabric, const StarRoots& star, cons
 // open none of their own.
 Routing route_in_layers(const RoutingInput& input, Layers& layers) {
   const Fabric& fabric = input.fabric;
-  const Channels channels(fabric);
-  CdgLayers cdg(channels.count());
-  cdg.open_first(updown_places(fabric, input.detection.star, channels));
+  // Layer 0's million turns on RhinoBased10K cost no search in up*/down*'s
+  // order (Channels::places; 28 s of search without it, measured under load).
+  const Channels channels(fabric, input.detection.star);
+  CdgLayers cdg(channels);
   cdg.place(updown_turns(fabric, input.detection.star, channels), 0, 0);
   std::vector<uint8_t> sl(input.lids.max_lid + 1, 0);
   int declined_in_a_row = 0;  // LIDs that fit no layer since one did, as the router counts them
   const TreeFits fits = [&](int lid, PathChoice tree, const Lfts& lfts) {
     int layer = 0;
     if (tree != PathChoice::kUpDown) {
-      layer = cdg.place(dependencies_toward(fabric, lfts, channels, lid), 0, input.data_vls - 1);
+      layer = cdg.place(dependencies_toward(lfts, channels, lid), 0, input.data_vls - 1);
       if (layer < 0) return false;
     }
     sl[lid] = static_cast<uint8_t>(layer);
@@ -121,7 +94,7 @@ Routing route_in_layers(const RoutingInput& input, Layers& layers) {
   const std::vector<Exit> exits = exits_by_lid(fabric, input.lids);
   std::optional<Result<Routing>> floor;  // up*/down*'s tables, routed the first time a switch LID needs them
   const auto place_switch_lid = [&](int lid) {
-    return cdg.place(dependencies_toward(fabric, routing.lfts, channels, lid), 0, layers.used - 1);
+    return cdg.place(dependencies_toward(routing.lfts, channels, lid), 0, layers.used - 1);
   };
   // Full layers (paths/sssp_routes.h, kDeclinedInARow) stay full: the run goes on.
   for (size_t lid = 1; lid < exits.size(); ++lid) {

@@ -239,8 +239,7 @@ long complete_switch_traffic(const RoutingInput& input, Routing& routing, const 
   // There the LIDs move only to SLs the CA routes already use.
   const int highest_sl = routing.dest_sl.empty() ? 0 : *std::ranges::max_element(routing.dest_sl);
   if (!folded_clos || highest_sl > 0)
-    settle_credit_loops(input.fabric, input.lids,
-                        folded_clos ? highest_sl : std::min(input.data_vls, kMaxDetourSl + 1) - 1,
+    settle_credit_loops(input, folded_clos ? highest_sl : std::min(input.data_vls, kMaxDetourSl + 1) - 1,
                         "LIDs reached by switches' own routes (PMA traffic)", routing);
   return written + completer.written();
 }

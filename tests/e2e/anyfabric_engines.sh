@@ -30,11 +30,12 @@ cd "$work"  # diags killed hard leave sys-<pid> folders in their working directo
 trap 'cleanup_ibsims; [ -n "${FTCLOS_E2E_KEEP:-}" ] || rm -rf "$work"; rm -f "$PLUGIN_CHECK"' EXIT
 
 # The third field seeds torus-2QoS: "X Y Z" radices, then the switches one
-# step from S-0 along +x, -x, +y, -y (the generators' names; a ring of 4
-# needs both directions).
+# step from S-0 along +x, -x, +y, -y (and +z, -z in 3D; the generators'
+# names; a ring of 4 needs both directions).
 fabrics=(
   "ring-8|ring --switches 8 --hosts 2|8 1 1 S-1 S-7"
   "torus-4x4|torus --x 4 --y 4 --hosts 2|4 4 1 S-1 S-3 S-4 S-12"
+  "torus-3x3x3|torus --x 3 --y 3 --z 3 --hosts 2|3 3 3 S-1 S-2 S-3 S-6 S-9 S-18"
   "hypercube-4|hypercube --dimensions 4 --hosts 2|4 4 1 S-1 S-2 S-4 S-8"
   "ft-8-3-cables|ftree --ports 8 --levels 3 --level-cables 4 --level-cables-level 2 --seed 1|"
   "dragonfly-5x3|dragonfly --groups 5 --switches 3 --hosts 2|"
@@ -92,10 +93,11 @@ offline() {
   fi
 }
 
-# torus_conf DISC SEEDS OUT: torus-2QoS.conf for SEEDS ("X Y Z +x -x +y -y"
-# switch names one step from S-0) with the GUIDs of ibnetdiscover output DISC.
+# torus_conf DISC SEEDS OUT: torus-2QoS.conf for SEEDS ("X Y Z +x -x +y -y
+# [+z -z]" switch names one step from S-0) with the GUIDs of ibnetdiscover
+# output DISC.
 torus_conf() {
-  local disc=$1 links=(xp_link xm_link yp_link ym_link) seed i
+  local disc=$1 links=(xp_link xm_link yp_link ym_link zp_link zm_link) seed i
   read -r -a seed <<<"$2"
   guid() { sed -n "s/^Switch[^\"]*\"S-\([0-9a-f]*\)\".*# \"$1\" .*/0x\1/p" "$disc"; }
   {

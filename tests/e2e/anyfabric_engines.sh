@@ -2,10 +2,10 @@
 # Fabrics that are no folded Clos (issues #13, #35): a ring, a 2D torus, a
 # hypercube, a fat tree with cables inside a level, a dragonfly-like group
 # fabric, and (with FTCLOS_E2E_RHINO10K=1, minutes) ibutils'
-# RhinoBased10K. Offline, the up*/down* floor, the layered scheme and (on
-# tori) the torus scheme are routed and audited with their SLs (worst case,
-# VLs; printed), and `route --scheme auto` must exit 0 and take the lowest
-# worst case of them. In ibsim, stock OpenSM (qos TRUE, 8 data VLs) routes
+# RhinoBased10K. Offline, the up*/down* floor, the layered and updown-layers
+# schemes and (on tori) the torus scheme are routed and audited with their
+# SLs (worst case, VLs; printed), and `route --scheme auto` must exit 0 and
+# take the lowest worst case of them. In ibsim, stock OpenSM (qos TRUE, 8 data VLs) routes
 # each fabric with the osmftclos plugin (scheme auto) and with stock updn,
 # minhop, dfsssp, nue (nue_max_num_vls 8), lash and, on the tori, torus-2QoS
 # (its torus-2QoS.conf seeded from ibnetdiscover's GUIDs). Every engine is
@@ -53,13 +53,13 @@ d = json.load(open(sys.argv[1]))
 print(" ".join("%g" % d[k] if isinstance(d[k], float) else json.dumps(d[k]) for k in sys.argv[2:]))' "$@"
 }
 
-# offline NAME NET: the floor, layered and torus (where it routes) routed
-# and audited with their SLs, and auto's choice, which must be the lowest
-# worst case.
+# offline NAME NET: the floor, layered, updown-layers and torus (where it
+# routes) routed and audited with their SLs, and auto's choice, which must
+# be the lowest worst case.
 offline() {
   local name=$1 net=$2 scheme worst vls took chose lower
   declare -A worst_of
-  for scheme in updown-star layered torus auto; do
+  for scheme in updown-star layered updown-layers torus auto; do
     start=$SECONDS
     if ! timeout 1800 "$FTCLOS" route "$net" --scheme "$scheme" -o "$work/$name.$scheme.dump" \
       --sl "$work/$name.$scheme.sl" 2>"$work/$name.$scheme.err"; then
@@ -83,13 +83,13 @@ offline() {
   done
   [ -n "${worst_of[updown-star]:-}" ] && [ -n "${worst_of[auto]:-}" ] || return 0
   lower=${worst_of[updown-star]}
-  for scheme in layered torus; do
+  for scheme in layered updown-layers torus; do
     [ -z "${worst_of[$scheme]:-}" ] || lower=$(python3 -c "print('%g' % min($lower, ${worst_of[$scheme]}))")
   done
   # Where the floor is no choice of auto (a tree whose leaves share ancestors: updown), only no worse.
-  if grep -q 'auto chose updown-star\|auto chose layered\|auto chose torus' "$work/$name.auto.err" &&
+  if grep -q 'auto chose \(updown-star\|layered\|updown-layers\|torus\):' "$work/$name.auto.err" &&
     [ "${worst_of[auto]}" != "$lower" ]; then
-    fail "$name: auto's worst case ${worst_of[auto]}, the lowest of floor, layered and torus is $lower"
+    fail "$name: auto's worst case ${worst_of[auto]}, the lowest of floor, layered, updown-layers and torus is $lower"
   fi
 }
 

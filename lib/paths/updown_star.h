@@ -19,6 +19,8 @@
 // traffic only, counted in the notes. Cost per target switch O(cables).
 #pragma once
 
+#include <vector>
+
 #include "core/status.h"
 #include "route/routing.h"
 
@@ -27,5 +29,9 @@ namespace ftclos {
 /// Fills every switch's LFT for every LID; fails when the detection holds no
 /// up*/down* roots (a physically disconnected fabric).
 Result<Routing> route_updown_star(const RoutingInput& input);
+
+/// The same for the LIDs `routed` marks (by LID) only: the others keep
+/// kNoPath and weigh nothing in the balance.
+Result<Routing> route_updown_star(const RoutingInput& input, const std::vector<bool>& routed);
 
 }  // namespace ftclos

@@ -3,10 +3,13 @@
 // roots spread as far from those before as the fabric allows (detect/
 // star_roots.h, spread_star_roots). Each CA LID takes the order whose tree
 // toward it is shortest summed over the CAs that send to it (ties: the
-// order with the fewest CA LIDs so far), SL k on VL k. Every route on SL k
+// order with the fewest CA LIDs so far), SL k on VL k; then each order is
+// routed again for its own LIDs alone, so its balance weighs only the
+// routes it carries (the lengths stay: every legal tree is shortest among
+// legal ones; RhinoBased10K 271 -> 259). Every route on SL k
 // is legal in order k, so no VL holds a credit loop, and the crowding of
 // one root set spreads over all of them (RhinoBased10K on 8 VLs: worst case
-// 737 -> 251, where layered's shortest-path trees fill the 8 layers after
+// 737 -> 259, where layered's shortest-path trees fill the 8 layers after
 // about 650 of 10,000 destinations). Switch LIDs stay on order 0 and SL 0,
 // as multicast trees (hung down the floor's order) do.
 #include <fmt/format.h>
@@ -61,40 +64,55 @@ class UpDownLayersScheme : public Scheme {
     const Fabric& fabric = input.fabric;
     const std::vector<StarRoots> orders =
         spread_star_roots(fabric, input.detection.levels, input.detection.star, std::clamp(input.data_vls, 1, 16));
+    std::vector<Detection> detections(orders.size(), input.detection);
     std::vector<Routing> tables;
-    for (const StarRoots& order : orders) {
-      Detection detection = input.detection;
-      detection.star = order;
-      RoutingInput in{fabric, detection, input.lids};
-      in.cancel = input.cancel;
-      Result<Routing> routed = route_updown_star(in);
+    for (size_t k = 0; k < orders.size(); ++k) {
+      detections[k].star = orders[k];
+      Result<Routing> routed = route_updown_star({fabric, detections[k], input.lids});
       if (!routed.ok()) return routed.status();
       tables.push_back(std::move(*routed));
     }
-    Routing routing = std::move(tables.front());
-    routing.dest_sl.assign(input.lids.max_lid + 1, 0);
+    std::vector<uint8_t> sl(input.lids.max_lid + 1, 0);
     std::vector<int> cas_on(fabric.size(), 0);
     for (int n = 0; n < fabric.size(); ++n)
       if (const Exit exit = exit_of(fabric, n); !fabric.node(n).is_switch() && exit.target >= 0) ++cas_on[exit.target];
     std::vector<long> lids_on(orders.size(), 0);
     std::vector<int> hops(fabric.size()), stack;
     const std::vector<Exit> exits = exits_by_lid(fabric, input.lids);
+    // Order 0 routes the switch LIDs; each order its own CA LIDs.
+    std::vector<std::vector<bool>> routed_in(orders.size(), std::vector<bool>(exits.size(), false));
     for (size_t lid = 1; lid < exits.size(); ++lid) {
-      if (exits[lid].target < 0 || exits[lid].port == 0) continue;  // switch LIDs stay on order 0
+      if (exits[lid].target < 0) continue;
+      if (exits[lid].port == 0) {
+        routed_in[0][lid] = true;
+        continue;
+      }
       size_t best = 0;
       long best_hops = -1;
       for (size_t k = 0; k < orders.size(); ++k) {
-        const Lfts& lfts = k == 0 ? routing.lfts : tables[k].lfts;
-        const long sum = summed_hops(fabric, lfts, static_cast<int>(lid), exits[lid].target, cas_on, hops, stack);
+        const long sum = summed_hops(fabric, tables[k].lfts, static_cast<int>(lid), exits[lid].target, cas_on, hops, stack);
         if (sum >= 0 && (best_hops < 0 || sum < best_hops || (sum == best_hops && lids_on[k] < lids_on[best])))
           best = k, best_hops = sum;
       }
       ++lids_on[best];
-      routing.dest_sl[lid] = static_cast<uint8_t>(best);
-      if (best == 0) continue;
-      for (int x = 0; x < fabric.size(); ++x)
-        if (fabric.node(x).is_switch()) routing.lfts.port[x][lid] = tables[best].lfts.port[x][lid];
+      sl[lid] = static_cast<uint8_t>(best);
+      routed_in[best][lid] = true;
     }
+    Routing routing;
+    for (size_t k = 0; k < orders.size(); ++k) {
+      if (k > 0 && lids_on[k] == 0) continue;
+      Result<Routing> own = route_updown_star({fabric, detections[k], input.lids}, routed_in[k]);
+      if (!own.ok()) return own.status();
+      if (k == 0) {
+        routing = std::move(*own);
+        continue;
+      }
+      for (size_t lid = 1; lid < exits.size(); ++lid)
+        if (routed_in[k][lid])
+          for (int x = 0; x < fabric.size(); ++x)
+            if (fabric.node(x).is_switch()) routing.lfts.port[x][lid] = own->lfts.port[x][lid];
+    }
+    routing.dest_sl = std::move(sl);
     describe(orders, lids_on, input.data_vls, routing);
     return routing;
   }

@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "detect/star_roots.h"
+#include "paths/updown_star.h"
 #include "schemes/schemes.h"
 #include "routing_checks.h"
 
@@ -61,6 +62,22 @@ TEST(UpDownLayersWorstCase, BelowTheFloorWhereOneRootCrowds) {
     const Routed spread = route_fabric(*make_updown_layers_scheme(), fabric.make(), 0);
     ASSERT_TRUE(floor.status.ok() && spread.status.ok());
     EXPECT_LT(exact_worst_case(spread), exact_worst_case(floor)) << fabric.name;
+  }
+}
+
+// up*/down* for some LIDs only (each order's second pass): the others keep
+// kNoPath, the marked ones are delivered.
+TEST(UpDownStarForSomeLids, TheOthersKeepNoPath) {
+  const Routed floor = route_fabric(*make_updown_star_scheme(), kFabrics[4].make(), 0);
+  ASSERT_TRUE(floor.status.ok());
+  std::vector<bool> routed(floor.lids.max_lid + 1, false);
+  for (int lid = 1; lid <= floor.lids.max_lid; lid += 2) routed[lid] = true;
+  Result<Routing> some = route_updown_star(floor.input(), routed);
+  ASSERT_TRUE(some.ok()) << some.status().message();
+  for (int x = 0; x < floor.fabric.size(); ++x) {
+    if (!floor.fabric.node(x).is_switch()) continue;
+    for (int lid = 1; lid <= floor.lids.max_lid; ++lid)
+      EXPECT_EQ(some->lfts.port[x][lid] == kNoPath, !routed[lid]) << floor.fabric.node(x).name << " LID " << lid;
   }
 }
 

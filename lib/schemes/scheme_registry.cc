@@ -126,7 +126,8 @@ constexpr SchemeEntry kSchemes[] = {
      .auto_challenges = {"updown-star", "mikant"},
      .make = make_layered_scheme},
     {.name = "updown-layers",
-     .fabrics = "any connected fabric; SL = up*/down* order per destination (as many orders as the ports offer VLs)",
+     .fabrics = "any connected fabric whose leaves do not all share ancestors; SL = up*/down* order per "
+                "destination (as many orders as the ports offer VLs)",
      .lmc = "0",
      .path_bits = "0",
      .guarantee = "up*/down* from a further root set on each VL (the floor's on VL 0), each destination in the "

@@ -11,7 +11,9 @@
 // one root set spreads over all of them (RhinoBased10K on 8 VLs: worst case
 // 737 -> 259, where layered's shortest-path trees fill the 8 layers after
 // about 650 of 10,000 destinations). Switch LIDs stay on order 0 and SL 0,
-// as multicast trees (hung down the floor's order) do.
+// as multicast trees (hung down the floor's order) do. Fabrics whose leaves
+// all share ancestors are left to the folded-Clos schemes (updown routes
+// them on one VL), as auto leaves them.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -55,6 +57,8 @@ class UpDownLayersScheme : public Scheme {
 
   Status applies(const Detection& detection) const override {
     if (detection.star.roots.empty()) return Status::Error("updown-layers: the fabric is not connected");
+    if (detection.updown_routable)
+      return Status::Error("updown-layers: every pair of leaves shares an ancestor: a folded Clos, routed by updown");
     return Status::Ok();
   }
 
@@ -90,7 +94,8 @@ class UpDownLayersScheme : public Scheme {
       size_t best = 0;
       long best_hops = -1;
       for (size_t k = 0; k < orders.size(); ++k) {
-        const long sum = summed_hops(fabric, tables[k].lfts, static_cast<int>(lid), exits[lid].target, cas_on, hops, stack);
+        const long sum =
+            summed_hops(fabric, tables[k].lfts, static_cast<int>(lid), exits[lid].target, cas_on, hops, stack);
         if (sum >= 0 && (best_hops < 0 || sum < best_hops || (sum == best_hops && lids_on[k] < lids_on[best])))
           best = k, best_hops = sum;
       }

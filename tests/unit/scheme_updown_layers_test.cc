@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <string>
 
 #include "detect/star_roots.h"
 #include "paths/updown_star.h"
@@ -21,7 +22,6 @@ const FabricCase kFabrics[] = {
     {"torus3x3x3", [] { return generated(generate_torus(3, 3, 2, 3)); }},
     {"hypercube4", [] { return generated(generate_hypercube(4, 2)); }},
     {"dragonfly5x3", [] { return generated(generate_dragonfly(5, 3, 2)); }},
-    {"ft8_3_spine_cables", [] { return with_level_cables(generated(generate_ftree(8, 3)), 6, 2); }},
 };
 
 class UpDownLayersOnAnyFabric : public ::testing::TestWithParam<FabricCase> {};
@@ -62,6 +62,18 @@ TEST(UpDownLayersWorstCase, BelowTheFloorWhereOneRootCrowds) {
     const Routed spread = route_fabric(*make_updown_layers_scheme(), fabric.make(), 0);
     ASSERT_TRUE(floor.status.ok() && spread.status.ok());
     EXPECT_LT(exact_worst_case(spread), exact_worst_case(floor)) << fabric.name;
+  }
+}
+
+// A folded Clos, cables inside a level or storage on level 2 included, is
+// the folded-Clos schemes' (updown: one VL), as auto leaves it.
+TEST(UpDownLayersApplies, NotWhereEveryPairOfLeavesSharesAnAncestor) {
+  Fabric io2 = generated(generate_ftree(8, 3));
+  ASSERT_TRUE(vary(io2, {.io_hosts = 2, .io_level = 2}).ok());
+  for (const Fabric& fabric : {with_level_cables(generated(generate_ftree(8, 3)), 6, 2), io2}) {
+    const Routed routed = route_fabric(*make_updown_layers_scheme(), fabric, 0);
+    ASSERT_FALSE(routed.status.ok());
+    EXPECT_NE(routed.status.message().find("shares an ancestor"), std::string::npos) << routed.status.message();
   }
 }
 

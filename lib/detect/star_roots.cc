@@ -118,6 +118,42 @@ bool StarRoots::up(const Fabric& fabric, int from, int to) const {
   return precedes_by_guid(fabric, to, from);
 }
 
+std::vector<StarRoots> spread_star_roots(const Fabric& fabric, const Levels& levels, const StarRoots& first,
+                                         int count) {
+  std::vector<StarRoots> orders{first};
+  if (first.roots.empty()) return orders;
+  const int level = levels.of[first.roots.front()];
+  const bool one_level = std::ranges::all_of(first.roots, [&](int r) { return levels.of[r] == level; });
+  std::vector<int> candidates;
+  for (int x = 0; x < fabric.size(); ++x)
+    if (fabric.node(x).is_switch() && (!one_level || levels.of[x] == level)) candidates.push_back(x);
+  std::vector<int> taken = first.roots;
+  while (static_cast<int>(orders.size()) < count) {
+    const std::vector<int> hops = hops_from(fabric, taken);
+    int farthest = -1;
+    for (int x : candidates)
+      if (hops[x] > 0 && (farthest < 0 || hops[x] > hops[farthest] ||
+                          (hops[x] == hops[farthest] && precedes_by_guid(fabric, x, farthest))))
+        farthest = x;
+    if (farthest < 0) break;
+    std::optional<StarRoots> order;
+    if (one_level && level == levels.height && levels.height >= 2) {
+      const std::vector<int> near_hops = hops_from(fabric, {farthest});
+      std::vector<int> siblings;
+      for (int x : candidates)
+        if (near_hops[x] <= 2) siblings.push_back(x);
+      StarRoots chassis = ranked(fabric, siblings, fmt::format("the {} top-level switches that share a child with \"{}\"",
+                                                               siblings.size(), fabric.node(farthest).display_name()));
+      if (siblings.size() > 1 && siblings.size() < candidates.size() && !stranded_pair(fabric, chassis))
+        order = std::move(chassis);
+    }
+    if (!order) order = ranked(fabric, {farthest}, fmt::format("\"{}\"", fabric.node(farthest).display_name()));
+    taken.insert(taken.end(), order->roots.begin(), order->roots.end());
+    orders.push_back(std::move(*order));
+  }
+  return orders;
+}
+
 StarRoots choose_star_roots(const Fabric& fabric, const Levels& levels, const HostHints& hints) {
   std::vector<std::string> rejected;
   auto qualifies = [&](const StarRoots& order) {

@@ -36,4 +36,13 @@ struct StarRoots {
 /// The roots for a connected fabric with these levels and hints.
 StarRoots choose_star_roots(const Fabric& fabric, const Levels& levels, const HostHints& hints);
 
+/// Up to `count` orders, `first` first, each further one rooted as far
+/// (switch hops) from the roots before as a switch of first's roots' level
+/// lies (any switch where they span levels; lowest GUID among equals): on a
+/// top level, with the top switches that share a child with it (one
+/// chassis' spines) where those qualify, else alone. Fewer where every
+/// such switch is a root already.
+std::vector<StarRoots> spread_star_roots(const Fabric& fabric, const Levels& levels, const StarRoots& first,
+                                         int count);
+
 }  // namespace ftclos

@@ -59,13 +59,15 @@ struct State {
   std::vector<long> histogram;             // channels per matching value
   std::vector<long> pairs_by_value;        // per matching value: pairs its channels carry
   long sum_squares = 0;
+  std::vector<uint8_t> dest_sl;            // per LID, as Routing::dest_sl (moves may change it)
 };
 
 class Polisher {
  public:
-  Polisher(const RoutingInput& input, const UpDownReach& reach, Lfts& lfts, const std::vector<uint8_t>& dest_sl)
-      : fabric_(input.fabric), star_(input.detection.star), reach_(reach), lfts_(lfts) {
-    collect_endpoints(input, dest_sl);
+  Polisher(const RoutingInput& input, PolishRules& rules, Lfts& lfts, const std::vector<uint8_t>& dest_sl)
+      : fabric_(input.fabric), rules_(rules), lfts_(lfts) {
+    state_.dest_sl = dest_sl;
+    collect_endpoints(input);
     number_channels();
     collect_options();
     trace_all();
@@ -80,6 +82,7 @@ class Polisher {
   }
 
   long work() const { return work_; }
+  const std::vector<uint8_t>& dest_sl() const { return state_.dest_sl; }
 
   /// Iterated local search: climbs to a local optimum, then from the best
   /// tables found kicks a few entries feeding the worst channels to other
@@ -169,14 +172,14 @@ class Polisher {
   struct Dest {
     int lid = 0;
     Exit exit;         // exit.target hands packets to the CA
-    uint8_t sl = 0;    // > 0: a detour layer, whose dependency graph a move must keep acyclic
     bool movable = false;
   };
 
   // Sources by entry switch, destinations by LID.
-  void collect_endpoints(const RoutingInput& input, const std::vector<uint8_t>& dest_sl) {
+  void collect_endpoints(const RoutingInput& input) {
+    const std::vector<uint8_t>& dest_sl = state_.dest_sl;
     switch_index_.assign(fabric_.size(), -1);
-    for (int x : reach_.switches()) {
+    for (int x : rules_.switches()) {
       switch_index_[x] = static_cast<int>(switches_.size());
       switches_.push_back(x);
     }
@@ -194,16 +197,9 @@ class Polisher {
       ++members_[entry_bit_[exit.target]];
       const int lid = input.lids.base[n];
       const uint8_t sl = lid < static_cast<int>(dest_sl.size()) ? dest_sl[lid] : 0;
-      // Detours on SL 0 (a layering that ran out of SLs) stay as they are.
-      const bool movable = sl != 0 || !(reach_.may_detour(exit) && reach_.has_detours(exit.target));
-      dests_.push_back({lid, exit, sl, movable});
+      dests_.push_back({lid, exit, rules_.movable(exit, sl)});
       dest_nodes_.push_back(n);
     }
-    for (size_t lid = 0; lid < dest_sl.size(); ++lid)
-      if (dest_sl[lid] != 0) {
-        if (lids_on_sl_.size() <= dest_sl[lid]) lids_on_sl_.resize(dest_sl[lid] + 1);
-        lids_on_sl_[dest_sl[lid]].push_back(static_cast<int>(lid));
-      }
     // By GUID, then name: the subnet names nodes by GUID, a file as it likes;
     // both must get the same tables (tests/unit/sweep_both_ways_test.cc).
     std::vector<int> by_guid(fabric_.size());
@@ -243,12 +239,11 @@ class Polisher {
   // Per (destination, switch): the other best ports, where there are some.
   void collect_options() {
     options_.resize(dests_.size() * switches_.size());
-    BestPorts best(reach_);
     for (size_t s = 0; s < switches_.size(); ++s) {
-      best.fill(switches_[s]);
+      rules_.at_switch(switches_[s]);
       for (size_t d = 0; d < dests_.size(); ++d) {
         if (!dests_[d].movable || dests_[d].exit.target == switches_[s]) continue;
-        std::vector<uint8_t> ports = best.toward(dests_[d].exit);
+        std::vector<uint8_t> ports = rules_.ports(dests_[d].exit);
         ports.erase(std::unique(ports.begin(), ports.end()), ports.end());  // parallel cables: one port each
         if (ports.size() > 1) options_[d * switches_.size() + s] = std::move(ports);
       }
@@ -456,7 +451,8 @@ class Polisher {
   }
 
   // Applies the move and keeps it when the score falls (or `always`) and
-  // its layer stays acyclic; else undoes it.
+  // the rules find the destination a layer (its own or another SL); else
+  // undoes it.
   bool try_move(const Move& move, bool always) {
     const int d = move.dest;
     work_ += static_cast<long>(switches_.size());  // the walks and the search for siblings
@@ -481,9 +477,13 @@ class Polisher {
         break;
       }
     }
-    if (!worse && (always || score() < before) &&
-        (dests_[d].sl == 0 || layer_acyclic(fabric_, star_, lfts_, lids_on_sl_[dests_[d].sl])))
-      return true;
+    if (!worse && (always || score() < before)) {
+      const int lid = dests_[d].lid;
+      if (const int sl = rules_.layer(lfts_, state_.dest_sl, lid, work_); sl >= 0) {
+        if (lid < static_cast<int>(state_.dest_sl.size())) state_.dest_sl[lid] = static_cast<uint8_t>(sl);
+        return true;
+      }
+    }
     undo(d, done);
     for (size_t i = 0; i < matched.size(); ++i) set_load(matched[i], saved[i]);
     return false;
@@ -503,8 +503,7 @@ class Polisher {
   }
 
   const Fabric& fabric_;
-  const StarRoots& star_;
-  const UpDownReach& reach_;
+  PolishRules& rules_;
   Lfts& lfts_;
   std::vector<int> switches_;       // those a CA reaches, by ascending level
   std::vector<int> switch_index_;   // per node, -1 for CAs and unreached switches
@@ -515,7 +514,6 @@ class Polisher {
   std::vector<int> dest_nodes_;     // per destination: its CA
   std::vector<int> rank_;           // per node: its place by GUID, then name
   State state_;
-  std::vector<std::vector<int>> lids_on_sl_;  // per SL > 0: its LIDs
   size_t words_ = 0;
   std::vector<std::vector<uint8_t>> options_;  // [dest][switch index]: best ports, when more than one
   std::vector<int> first_channel_;  // per switch node
@@ -527,9 +525,48 @@ class Polisher {
   std::vector<int> local_;          // per entry: its left node in the graph being built, -1 when none
 };
 
+// The up/down rule (paths/updown_reach.h): the best ports; SL 0 is up/down
+// and so acyclic whatever moves, a detour layer (SL > 0) must stay acyclic.
+class UpDownRules : public PolishRules {
+ public:
+  UpDownRules(const Fabric& fabric, const StarRoots& star, const UpDownReach& reach, const std::vector<uint8_t>& dest_sl)
+      : fabric_(fabric), star_(star), reach_(reach), best_(reach) {
+    for (size_t lid = 0; lid < dest_sl.size(); ++lid)
+      if (dest_sl[lid] != 0) {
+        if (lids_on_sl_.size() <= dest_sl[lid]) lids_on_sl_.resize(dest_sl[lid] + 1);
+        lids_on_sl_[dest_sl[lid]].push_back(static_cast<int>(lid));
+      }
+  }
+
+  const std::vector<int>& switches() const override { return reach_.switches(); }
+  void at_switch(int x) override { best_.fill(x); }
+  std::vector<uint8_t> ports(const Exit& exit) const override { return best_.toward(exit); }
+  // Detours on SL 0 (a layering that ran out of SLs) stay as they are.
+  bool movable(const Exit& exit, uint8_t sl) const override {
+    return sl != 0 || !(reach_.may_detour(exit) && reach_.has_detours(exit.target));
+  }
+  int layer(const Lfts& lfts, const std::vector<uint8_t>& dest_sl, int lid, long& /*work*/) const override {
+    const int sl = lid < static_cast<int>(dest_sl.size()) ? dest_sl[lid] : 0;
+    return sl == 0 || layer_acyclic(fabric_, star_, lfts, lids_on_sl_[sl]) ? sl : -1;
+  }
+
+ private:
+  const Fabric& fabric_;
+  const StarRoots& star_;
+  const UpDownReach& reach_;
+  BestPorts best_;
+  std::vector<std::vector<int>> lids_on_sl_;  // per SL > 0: its LIDs
+};
+
 }  // namespace
 
 PolishOutcome polish_contention(const RoutingInput& input, const UpDownReach& reach, Routing& routing,
+                                const PolishLimits& limits) {
+  UpDownRules rules(input.fabric, input.detection.star, reach, routing.dest_sl);
+  return polish_contention(input, rules, routing, limits);
+}
+
+PolishOutcome polish_contention(const RoutingInput& input, PolishRules& rules, Routing& routing,
                                 const PolishLimits& given) {
   PolishLimits limits = given;
   limits.max_work = std::min(given.max_work, input.polish_work);
@@ -541,12 +578,13 @@ PolishOutcome polish_contention(const RoutingInput& input, const UpDownReach& re
     cas += !input.fabric.node(n).is_switch() && !is_aggregation_node(input.fabric.node(n));
   if (cas > limits.max_cas) return outcome;
   const Lfts before = routing.lfts;
-  Polisher polisher(input, reach, routing.lfts, routing.dest_sl);
+  Polisher polisher(input, rules, routing.lfts, routing.dest_sl);
   outcome.ran = true;
   outcome.before = polisher.score().worst;
   polisher.search(limits, outcome.budget_spent);
   outcome.after = polisher.score().worst;
   outcome.work = polisher.work();
+  routing.dest_sl = polisher.dest_sl();
   routing.polish_cut_short = routing.polish_cut_short || outcome.budget_spent;
   for (size_t x = 0; x < before.port.size(); ++x)
     for (size_t lid = 0; lid < before.port[x].size(); ++lid) outcome.moves += before.port[x][lid] != routing.lfts.port[x][lid];

@@ -27,6 +27,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "route/routing.h"
 #include "paths/updown_reach.h"
@@ -55,11 +56,37 @@ struct PolishOutcome {
   bool budget_spent = false;  // stopped by max_work (or RoutingInput::polish_work, or its cancel)
 };
 
+/// What a move may do: the up/down rule above, or a scheme's own (the
+/// layered scheme's shortest paths, whose every SL is a layer).
+class PolishRules {
+ public:
+  virtual ~PolishRules() = default;
+  /// The switches CA routes cross, in a fixed order.
+  virtual const std::vector<int>& switches() const = 0;
+  /// Prepares ports() for switch `x`; asked switch by switch.
+  virtual void at_switch(int x) = 0;
+  /// Every port the prepared switch's entry toward `exit` may take,
+  /// ascending; each must bring packets closer to it (no loop).
+  virtual std::vector<uint8_t> ports(const Exit& exit) const = 0;
+  /// Whether the entries toward `exit`, on `sl`, may move at all.
+  virtual bool movable(const Exit& exit, uint8_t sl) const = 0;
+  /// After the entries toward `lid` changed: the SL it may take (its own,
+  /// dest_sl[lid], where that layer stays free of credit loops, else
+  /// another), or -1 when none; `work` grows by the dependencies checked.
+  /// dest_sl is empty when every LID is on SL 0.
+  virtual int layer(const Lfts& lfts, const std::vector<uint8_t>& dest_sl, int lid, long& work) const = 0;
+};
+
 /// Polishes routing.lfts in place (see above). Never raises the worst case,
 /// never strands a pair the tables delivered, leaves dest_sl as it is. Does
 /// nothing when input.polish is off (route --no-polish, plugin polish=off).
 /// Sets routing.polish_cut_short when the budget ran out first.
 PolishOutcome polish_contention(const RoutingInput& input, const UpDownReach& reach, Routing& routing,
+                                const PolishLimits& limits = {});
+
+/// The same under `rules`: a moved destination may change its SL
+/// (routing.dest_sl) as rules.layer says.
+PolishOutcome polish_contention(const RoutingInput& input, PolishRules& rules, Routing& routing,
                                 const PolishLimits& limits = {});
 
 /// The note the schemes add to Routing::notes ("" when the polish did not run).

@@ -53,7 +53,8 @@ class StarRouter {
     first_candidate_.resize(switches_.size() + 1);
   }
 
-  Routing route() {
+  // Every LID when `routed` is empty, else the LIDs it marks.
+  Routing route(const std::vector<bool>& routed) {
     Routing routing;
     routing.path_bits.assign(in_.fabric.size(), 0);
     const LidMap& lids = in_.lids;
@@ -65,7 +66,7 @@ class StarRouter {
     const std::vector<Exit> exits = exits_by_lid(in_.fabric, lids);
     std::vector<std::vector<std::vector<int>>> lids_at(2, std::vector<std::vector<int>>(switches_.size()));
     for (size_t lid = 1; lid < exits.size(); ++lid)
-      if (exits[lid].target >= 0 && index_[exits[lid].target] >= 0)
+      if (exits[lid].target >= 0 && index_[exits[lid].target] >= 0 && (routed.empty() || routed[lid]))
         lids_at[lids.offset_of(static_cast<int>(lid)) > 0][index_[exits[lid].target]].push_back(lid);
     for (const std::vector<std::vector<int>>& round : lids_at)
       for (size_t t = 0; t < switches_.size(); ++t) {
@@ -178,11 +179,14 @@ class StarRouter {
 
 }  // namespace
 
-Result<Routing> route_updown_star(const RoutingInput& input) {
+Result<Routing> route_updown_star(const RoutingInput& input) { return route_updown_star(input, std::vector<bool>{}); }
+
+Result<Routing> route_updown_star(const RoutingInput& input, const std::vector<bool>& routed) {
   if (input.detection.star.roots.empty())
     return Status::Error("up*/down*: no roots (a physically disconnected fabric, or no switch)");
-  if (!input.memo) return StarRouter(input).route();
-  if (!input.memo->updown_star) input.memo->updown_star = StarRouter(input).route();
+  // The whole tables are shared by the input's copies; a subset is routed for its caller alone.
+  if (!input.memo || !routed.empty()) return StarRouter(input).route(routed);
+  if (!input.memo->updown_star) input.memo->updown_star = StarRouter(input).route(routed);
   return *input.memo->updown_star;
 }
 

@@ -19,6 +19,8 @@
 // traffic only, counted in the notes. Cost per target switch O(cables).
 #pragma once
 
+#include <vector>
+
 #include "core/status.h"
 #include "route/routing.h"
 
@@ -28,5 +30,9 @@ namespace ftclos {
 /// up*/down* roots (a physically disconnected fabric). Routed once per
 /// input's memo (RoutingMemo): later calls return the same tables.
 Result<Routing> route_updown_star(const RoutingInput& input);
+
+/// The same for the LIDs `routed` marks (by LID) only: the others keep
+/// kNoPath and weigh nothing in the balance.
+Result<Routing> route_updown_star(const RoutingInput& input, const std::vector<bool>& routed);
 
 }  // namespace ftclos

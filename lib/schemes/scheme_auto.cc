@@ -8,7 +8,8 @@
 // would not. A scheme that challenges the choice (SchemeEntry::
 // auto_challenges: layered and torus against the up*/down* floor, layered
 // against MiKANT's own routing) is routed too and replaces the best so far
-// where its worst-case contention is lower: no estimate from the
+// where its worst-case contention is lower, or equal on fewer SLs (VLs): no
+// estimate from the
 // detection ranks them (both route any fabric, the figures differ by fabric),
 // so both are measured, with the caller's RoutingInput::worst_case. A choice
 // that needs LMC > 0 (a source-class scheme) is weighed the same way against
@@ -49,8 +50,19 @@ Routing chosen(Routing routing, const SchemeEntry& entry, const std::vector<std:
   return routing;
 }
 
+// SLs the CA LIDs' traffic takes (SL k runs on VL k), as the audit counts VLs used.
+int sls_in_use(const RoutingInput& input, const Routing& routing) {
+  if (routing.dest_sl.empty()) return 1;
+  std::vector<bool> used(16, false);
+  for (size_t lid = 1; lid < routing.dest_sl.size() && lid < input.lids.owner.size(); ++lid)
+    if (const int owner = input.lids.owner[lid]; owner >= 0 && !input.fabric.node(owner).is_switch())
+      used[routing.dest_sl[lid] & 15] = true;
+  return static_cast<int>(std::ranges::count(used, true));
+}
+
 // Where a challenger of `held`'s scheme routes, passes the check and has the
-// lower worst case, its tables replace `held`'s.
+// lower worst case (or the same on fewer SLs: the hypercube's torus routing
+// on 1 VL against layered's on 5), its tables replace `held`'s.
 void challenge(const RoutingInput& input, std::pair<Routing, const SchemeEntry*>& held,
                std::vector<std::string>& passed_over) {
   const std::string_view challenged = held.second->name;  // every challenger meets the best so far
@@ -76,16 +88,20 @@ void challenge(const RoutingInput& input, std::pair<Routing, const SchemeEntry*>
       rival->checked = true;
     }
     const double held_worst = (*input.worst_case)(input, held.first), rival_worst = (*input.worst_case)(input, *rival);
-    if (rival_worst >= held_worst) {
+    const int held_sls = sls_in_use(input, held.first), rival_sls = sls_in_use(input, *rival);
+    if (rival_worst > held_worst || (rival_worst == held_worst && rival_sls >= held_sls)) {
       const std::string summary = rival->summary.empty() ? "" : " (" + rival->summary + ")";
-      passed_over.push_back(fmt::format("{}{}: worst-case contention {:g}, not below {}'s {:g}", entry.name, summary,
-                                        rival_worst, held.second->name, held_worst));
+      passed_over.push_back(fmt::format("{}{}: worst-case contention {:g}, not below {}'s {:g}{}", entry.name, summary,
+                                        rival_worst, held.second->name, held_worst,
+                                        rival_worst == held_worst ? fmt::format(" on {} SL{}", held_sls, held_sls == 1 ? "" : "s") : ""));
       continue;
     }
-    rival->notes.insert(rival->notes.begin(), fmt::format("worst-case contention {:g}, {}'s {:g}", rival_worst,
-                                                          held.second->name, held_worst));
-    passed_over.push_back(fmt::format("{}: worst-case contention {:g}, {}'s is {:g}", held.second->name, held_worst,
-                                      entry.name, rival_worst));
+    const std::string on_sls =
+        rival_worst == held_worst ? fmt::format(" on {} SL{} against {}", rival_sls, rival_sls == 1 ? "" : "s", held_sls) : "";
+    rival->notes.insert(rival->notes.begin(), fmt::format("worst-case contention {:g}, {}'s {:g}{}", rival_worst,
+                                                          held.second->name, held_worst, on_sls));
+    passed_over.push_back(fmt::format("{}: worst-case contention {:g}, {}'s is {:g}{}", held.second->name, held_worst,
+                                      entry.name, rival_worst, on_sls));
     held = {std::move(*rival), &entry};
   }
 }

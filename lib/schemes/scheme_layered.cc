@@ -10,10 +10,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <deque>
 #include <optional>
 #include <vector>
 
 #include "paths/cdg_layers.h"
+#include "paths/contention_polish.h"
 #include "schemes/schemes.h"
 #include "paths/sssp_routes.h"
 #include "paths/updown_reach.h"
@@ -56,6 +58,103 @@ std::vector<Dependency> updown_turns(const Fabric& fabric, const StarRoots& star
     }
   }
   return turns;
+}
+
+// The contention polish's moves on layered tables: an entry may take any
+// port one hop closer to its destination's switch (the paths stay
+// shortest, so loop-free), and the destination keeps its SL while that
+// layer stays acyclic with its new tree (layer 0 with every up*/down*
+// turn, as route_in_layers opens it), else takes the lowest SL the ports
+// offer where it does: a choice that closes a cycle in one layer spreads
+// to another VL (the dragonfly 5x3: worst case 9 -> 8).
+class LayeredRules : public PolishRules {
+ public:
+  LayeredRules(const RoutingInput& input, const Channels& channels)
+      : fabric_(input.fabric), data_vls_(input.data_vls), channels_(channels),
+        turns_(updown_turns(input.fabric, input.detection.star, channels)), hops_(input.fabric.size()) {
+    for (int x = 0; x < fabric_.size(); ++x)
+      if (fabric_.node(x).is_switch()) switches_.push_back(x);
+  }
+
+  const std::vector<int>& switches() const override { return switches_; }
+  void at_switch(int x) override { at_ = x; }
+  bool movable(const Exit& /*exit*/, uint8_t /*sl*/) const override { return true; }
+
+  std::vector<uint8_t> ports(const Exit& exit) const override {
+    const std::vector<int>& hops = hops_from(exit.target);
+    const Node& node = fabric_.node(at_);
+    std::vector<uint8_t> closer;
+    for (int port = 1; port <= node.num_ports; ++port) {
+      const PortRef peer = node.ports[port].peer;
+      if (peer.valid() && fabric_.node(peer.node).is_switch() && hops[at_] >= 0 &&
+          hops[peer.node] == hops[at_] - 1)
+        closer.push_back(static_cast<uint8_t>(port));
+    }
+    return closer;
+  }
+
+  int layer(const Lfts& lfts, const std::vector<uint8_t>& dest_sl, int lid, long& work) const override {
+    const int own = dest_sl[lid];
+    if (fits(lfts, dest_sl, lid, own, work)) return own;
+    for (int sl = 0; sl < data_vls_; ++sl)
+      if (sl != own && fits(lfts, dest_sl, lid, sl, work)) return sl;
+    return -1;
+  }
+
+ private:
+  // Whether SL `sl`'s layer, its LIDs' routes with `lid`'s among them, is acyclic.
+  bool fits(const Lfts& lfts, const std::vector<uint8_t>& dest_sl, int lid, int sl, long& work) const {
+    std::vector<Dependency> deps = dependencies_toward(lfts, channels_, lid);
+    for (size_t other = 1; other < dest_sl.size(); ++other)
+      if (dest_sl[other] == sl && static_cast<int>(other) != lid) {
+        const std::vector<Dependency> more = dependencies_toward(lfts, channels_, static_cast<int>(other));
+        deps.insert(deps.end(), more.begin(), more.end());
+      }
+    work += static_cast<long>(deps.size());
+    AcyclicLayer layer(channels_);  // in up*/down*'s order: layer 0's turns cost no search
+    if (sl != 0) return layer.try_add(deps);
+    work += static_cast<long>(turns_.size());
+    return layer.try_add(turns_) && layer.try_add(deps);
+  }
+
+  // Switch hops to `target` over switch cables from every node (-1: none), computed once per target.
+  const std::vector<int>& hops_from(int target) const {
+    std::vector<int>& hops = hops_[target];
+    if (!hops.empty()) return hops;
+    hops.assign(fabric_.size(), -1);
+    std::deque<int> queue{target};
+    hops[target] = 0;
+    while (!queue.empty()) {
+      const int x = queue.front();
+      queue.pop_front();
+      for (const Port& port : fabric_.node(x).ports)
+        if (port.peer.valid() && fabric_.node(port.peer.node).is_switch() && hops[port.peer.node] < 0) {
+          hops[port.peer.node] = hops[x] + 1;
+          queue.push_back(port.peer.node);
+        }
+    }
+    return hops;
+  }
+
+  const Fabric& fabric_;
+  const int data_vls_;
+  const Channels& channels_;
+  const std::vector<Dependency> turns_;
+  std::vector<int> switches_;
+  int at_ = -1;
+  mutable std::vector<std::vector<int>> hops_;  // per target switch, filled on first use
+};
+
+// SLs above 0 that no LID keeps after the polish moved some, closed up
+// (each layer's graph is its own: renumbering them keeps each acyclic).
+void close_up_sls(std::vector<uint8_t>& sl) {
+  constexpr int kSls = 16;  // SL 0..15
+  std::vector<int> used(kSls, 0);
+  for (uint8_t s : sl) used[s] = 1;
+  std::vector<uint8_t> renumbered(kSls, 0);
+  for (int s = 1, next = 1; s < kSls; ++s)
+    if (used[s]) renumbered[s] = static_cast<uint8_t>(next++);
+  for (uint8_t& s : sl) s = renumbered[s];
 }
 
 // Routes every LID and gives each CA LID (SL k on VL k) the lowest layer
@@ -115,6 +214,15 @@ Routing route_in_layers(const RoutingInput& input, Layers& layers) {
     sl[lid] = static_cast<uint8_t>(std::max(layer, 0));
   }
   routing.dest_sl = std::move(sl);
+  LayeredRules rules(input, channels);
+  if (std::string note = polish_note(polish_contention(input, rules, routing)); !note.empty()) {
+    routing.notes.push_back(std::move(note));
+    close_up_sls(routing.dest_sl);
+    layers.used = 1;
+    for (size_t lid = 1; lid < exits.size(); ++lid)
+      if (exits[lid].target >= 0 && exits[lid].port != 0)
+        layers.used = std::max(layers.used, routing.dest_sl[lid] + 1);
+  }
   return routing;
 }
 

@@ -125,6 +125,15 @@ constexpr SchemeEntry kSchemes[] = {
                   "up*/down* tree on SL 0",
      .auto_challenges = {"updown-star", "mikant"},
      .make = make_layered_scheme},
+    {.name = "updown-layers",
+     .fabrics = "any connected fabric whose leaves do not all share ancestors; SL = up*/down* order per "
+                "destination (as many orders as the ports offer VLs)",
+     .lmc = "0",
+     .path_bits = "0",
+     .guarantee = "up*/down* from a further root set on each VL (the floor's on VL 0), each destination in the "
+                  "order of its shortest tree: deadlock-free",
+     .auto_challenges = {"updown-star"},
+     .make = make_updown_layers_scheme},
     {.name = "torus",
      .fabrics = "torus, mesh (1 to 3 dimensions, every grid cable present); SL = 1 + the destination's half of each "
                 "ring of 5 or more (2^rings VLs from VL 1, 4x4 tori and hypercubes 1; VL 0 left to multicast)",

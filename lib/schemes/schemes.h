@@ -17,6 +17,7 @@ std::unique_ptr<Scheme> make_mlid_scheme();         // Lin, Chung and Huang's ML
 std::unique_ptr<Scheme> make_mikant_scheme();       // Li and Chu, Algorithm 1, SL per destination group
 std::unique_ptr<Scheme> make_updown_star_scheme();  // up*/down*: any connected fabric, deadlock-free
 std::unique_ptr<Scheme> make_layered_scheme();      // DF-SSSP: balanced shortest paths in VL layers, any connected fabric
+std::unique_ptr<Scheme> make_updown_layers_scheme(); // up*/down* in one order per VL layer, any connected fabric
 std::unique_ptr<Scheme> make_torus_scheme();        // dimension order with datelines, tori and meshes
 std::unique_ptr<Scheme> make_auto_scheme();         // the best of the above the fabric and LMC allow
 

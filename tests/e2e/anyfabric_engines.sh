@@ -2,10 +2,10 @@
 # Fabrics that are no folded Clos (issues #13, #35): a ring, a 2D torus, a
 # hypercube, a fat tree with cables inside a level, a dragonfly-like group
 # fabric, and (with FTCLOS_E2E_RHINO10K=1, minutes) ibutils'
-# RhinoBased10K. Offline, the up*/down* floor, the layered scheme and (on
-# tori) the torus scheme are routed and audited with their SLs (worst case,
-# VLs; printed), and `route --scheme auto` must exit 0 and take the lowest
-# worst case of them. In ibsim, stock OpenSM (qos TRUE, 8 data VLs) routes
+# RhinoBased10K. Offline, the up*/down* floor, the layered and updown-layers
+# schemes and (on tori) the torus scheme are routed and audited with their
+# SLs (worst case, VLs; printed), and `route --scheme auto` must exit 0 and
+# take the lowest worst case of them. In ibsim, stock OpenSM (qos TRUE, 8 data VLs) routes
 # each fabric with the osmftclos plugin (scheme auto) and with stock updn,
 # minhop, dfsssp, nue (nue_max_num_vls 8), lash and, on the tori, torus-2QoS
 # (its torus-2QoS.conf seeded from ibnetdiscover's GUIDs). Every engine is
@@ -30,11 +30,12 @@ cd "$work"  # diags killed hard leave sys-<pid> folders in their working directo
 trap 'cleanup_ibsims; [ -n "${FTCLOS_E2E_KEEP:-}" ] || rm -rf "$work"; rm -f "$PLUGIN_CHECK"' EXIT
 
 # The third field seeds torus-2QoS: "X Y Z" radices, then the switches one
-# step from S-0 along +x, -x, +y, -y (the generators' names; a ring of 4
-# needs both directions).
+# step from S-0 along +x, -x, +y, -y (and +z, -z in 3D; the generators'
+# names; a ring of 4 needs both directions).
 fabrics=(
   "ring-8|ring --switches 8 --hosts 2|8 1 1 S-1 S-7"
   "torus-4x4|torus --x 4 --y 4 --hosts 2|4 4 1 S-1 S-3 S-4 S-12"
+  "torus-3x3x3|torus --x 3 --y 3 --z 3 --hosts 2|3 3 3 S-1 S-2 S-3 S-6 S-9 S-18"
   "hypercube-4|hypercube --dimensions 4 --hosts 2|4 4 1 S-1 S-2 S-4 S-8"
   "ft-8-3-cables|ftree --ports 8 --levels 3 --level-cables 4 --level-cables-level 2 --seed 1|"
   "dragonfly-5x3|dragonfly --groups 5 --switches 3 --hosts 2|"
@@ -52,18 +53,18 @@ d = json.load(open(sys.argv[1]))
 print(" ".join("%g" % d[k] if isinstance(d[k], float) else json.dumps(d[k]) for k in sys.argv[2:]))' "$@"
 }
 
-# offline NAME NET: the floor, layered and torus (where it routes) routed
-# and audited with their SLs, and auto's choice, which must be the lowest
-# worst case.
+# offline NAME NET: the floor, layered, updown-layers and torus (where it
+# routes) routed and audited with their SLs, and auto's choice, which must
+# be the lowest worst case.
 offline() {
   local name=$1 net=$2 scheme worst vls took chose lower
   declare -A worst_of
-  for scheme in updown-star layered torus auto; do
+  for scheme in updown-star layered updown-layers torus auto; do
     start=$SECONDS
     if ! timeout 1800 "$FTCLOS" route "$net" --scheme "$scheme" -o "$work/$name.$scheme.dump" \
       --sl "$work/$name.$scheme.sl" 2>"$work/$name.$scheme.err"; then
-      # torus routes tori and meshes only.
-      [ "$scheme" = torus ] || fail "$name: ftclos route --scheme $scheme failed: $(tail -2 "$work/$name.$scheme.err")"
+      # torus routes tori and meshes only, updown-layers no folded Clos.
+      [ "$scheme" = torus ] || [ "$scheme" = updown-layers ] || fail "$name: ftclos route --scheme $scheme failed: $(tail -2 "$work/$name.$scheme.err")"
       continue
     fi
     took=$((SECONDS - start))
@@ -82,20 +83,21 @@ offline() {
   done
   [ -n "${worst_of[updown-star]:-}" ] && [ -n "${worst_of[auto]:-}" ] || return 0
   lower=${worst_of[updown-star]}
-  for scheme in layered torus; do
+  for scheme in layered updown-layers torus; do
     [ -z "${worst_of[$scheme]:-}" ] || lower=$(python3 -c "print('%g' % min($lower, ${worst_of[$scheme]}))")
   done
   # Where the floor is no choice of auto (a tree whose leaves share ancestors: updown), only no worse.
-  if grep -q 'auto chose updown-star\|auto chose layered\|auto chose torus' "$work/$name.auto.err" &&
+  if grep -q 'auto chose \(updown-star\|layered\|updown-layers\|torus\):' "$work/$name.auto.err" &&
     [ "${worst_of[auto]}" != "$lower" ]; then
-    fail "$name: auto's worst case ${worst_of[auto]}, the lowest of floor, layered and torus is $lower"
+    fail "$name: auto's worst case ${worst_of[auto]}, the lowest of floor, layered, updown-layers and torus is $lower"
   fi
 }
 
-# torus_conf DISC SEEDS OUT: torus-2QoS.conf for SEEDS ("X Y Z +x -x +y -y"
-# switch names one step from S-0) with the GUIDs of ibnetdiscover output DISC.
+# torus_conf DISC SEEDS OUT: torus-2QoS.conf for SEEDS ("X Y Z +x -x +y -y
+# [+z -z]" switch names one step from S-0) with the GUIDs of ibnetdiscover
+# output DISC.
 torus_conf() {
-  local disc=$1 links=(xp_link xm_link yp_link ym_link) seed i
+  local disc=$1 links=(xp_link xm_link yp_link ym_link zp_link zm_link) seed i
   read -r -a seed <<<"$2"
   guid() { sed -n "s/^Switch[^\"]*\"S-\([0-9a-f]*\)\".*# \"$1\" .*/0x\1/p" "$disc"; }
   {

@@ -165,5 +165,139 @@ TEST_P(PreviousTables, OneCutCableChangesOnlyThePathsThatCrossedIt) {
 INSTANTIATE_TEST_SUITE_P(Generated, PreviousTables, ::testing::ValuesIn(kCases),
                          [](const auto& info) { return info.param.name; });
 
+// The cables between the turn leaf's parents and the switches above them:
+// a cut there takes a top switch from the turn leaf's ancestors.
+std::vector<PortRef> cables_above_parents(const Fabric& fabric, const Levels& levels, int leaf) {
+  std::vector<PortRef> out;
+  for (int p = 1; p <= fabric.node(leaf).num_ports; ++p) {
+    if (direction(fabric, levels, {leaf, p}) != Direction::kUp) continue;
+    const int parent = fabric.peer({leaf, p}).node;
+    for (int q = 1; q <= fabric.node(parent).num_ports; ++q)
+      if (direction(fabric, levels, {parent, q}) == Direction::kUp) out.push_back({parent, q});
+  }
+  return out;
+}
+
+struct CutAboveCase {
+  std::string name;
+  int ports;
+  const char* scheme;
+  size_t step;  // every step-th cable above the turn leaf's parents
+};
+
+void PrintTo(const CutAboveCase& c, std::ostream* os) { *os << c.name; }
+
+class CutAboveTheTurnLeaf : public ::testing::TestWithParam<CutAboveCase> {};
+
+// Moving the turn leaf to another pod rewrote every switch's routes that
+// turn (FT(8,3) 1,090 entries, FT(48,3) 1,072,855): the turn leaf stays and
+// only the entries whose path crossed the cut cable change, on SL 0.
+TEST_P(CutAboveTheTurnLeaf, ChangesOnlyThePathsThatCrossedIt) {
+  const Fabric fabric = *generate_ftree(GetParam().ports, 3);
+  Result<RoutedFabric> before =
+      route_fabric(fabric, GetParam().scheme, *assign_lids(fabric, 0), {}, nullptr, kUnpolished);
+  ASSERT_TRUE(before.ok()) << before.status().message();
+  const int turn_leaf = switch_turn_leaf(fabric, before->detection.levels);
+  const std::vector<PortRef> cables = cables_above_parents(fabric, before->detection.levels, turn_leaf);
+  ASSERT_FALSE(cables.empty());
+  for (size_t i = 0; i < cables.size(); i += GetParam().step) {
+    const PortRef cut = cables[i], other = fabric.peer(cut);
+    const std::string where = fabric.node(cut.node).name + " - " + fabric.node(other.node).name;
+    Fabric damaged = fabric;
+    damaged.disconnect(cut);
+    Result<RoutedFabric> after =
+        route_fabric(damaged, GetParam().scheme, before->lids, {}, nullptr, kUnpolishedMerging);
+    ASSERT_TRUE(after.ok()) << after.status().message();
+    const RoutingInput input{damaged, after->detection, after->lids};
+    keep_previous(input, before->routing.lfts, after->routing);
+    complete_switch_traffic(input, after->routing, &before->routing.lfts);
+    long changed = 0, crossed = 0;
+    for (int x = 0; x < fabric.size(); ++x) {
+      if (!fabric.node(x).is_switch()) continue;
+      for (int lid = 1; lid <= before->lids.max_lid; ++lid) {
+        const bool crossing = crosses(fabric, before->lids, before->routing.lfts, x, lid, cut, other);
+        crossed += crossing;
+        if (after->routing.lfts.port[x][lid] == before->routing.lfts.port[x][lid]) continue;
+        ++changed;
+        EXPECT_TRUE(crossing) << "cut " << where << ": " << fabric.node(x).name << " LID " << lid
+                              << " changed though its path did not cross the cut cable";
+      }
+    }
+    EXPECT_GT(changed, 0) << "cut " << where;
+    EXPECT_LE(changed, crossed) << "cut " << where;
+    for (size_t lid = 1; lid < after->routing.dest_sl.size(); ++lid)
+      EXPECT_EQ(after->routing.dest_sl[lid], 0) << "cut " << where << ": LID " << lid << " left SL 0";
+    OffsetChoice every_offset;
+    every_offset.mode = OffsetChoice::Mode::kAllOffsets;
+    const Correctness c = check_correctness(
+        {damaged, after->detection.levels, after->lids, after->routing.lfts, every_offset, after->routing.dest_sl, {}});
+    EXPECT_EQ(c.unreachable + c.loops + c.credit_loops, 0) << "cut " << where;
+    EXPECT_EQ(c.switch_unreachable + c.switch_credit_loops, 0) << "cut " << where;
+  }
+}
+
+const CutAboveCase kCutAboveCases[] = {
+    {"ft_8_3_updown", 8, "updown", 1},
+    {"ft_8_3_dmodk", 8, "dmodk", 1},
+    {"ft_8_3_auto", 8, "auto", 1},
+    {"ft_16_3_updown", 16, "updown", 21},
+};
+
+INSTANTIATE_TEST_SUITE_P(Generated, CutAboveTheTurnLeaf, ::testing::ValuesIn(kCutAboveCases),
+                         [](const auto& info) { return info.param.name; });
+
+// FT(8,3) whose second leaf by GUID is in another pod than the first (the
+// turn leaf): GUIDs of real fabrics follow no pod.
+Fabric ft_8_3_guids_across_pods() {
+  Fabric fabric = *generate_ftree(8, 3);
+  std::swap(fabric.node(*fabric.find("L1-0.1")).guid, fabric.node(*fabric.find("L1-1.1")).guid);
+  return fabric;
+}
+
+// A cut of the turn leaf's own cable up leaves it no leaf's equal: the turn
+// leaf moves, to the leaf sharing the most parents with it (a pod-mate),
+// not the next by GUID (another pod: every switch's turning routes then
+// change). Only the parents' entries that turned at it change beside the
+// paths that crossed the cut.
+TEST(TurnLeafUplinkCut, MovesTheTurnLeafToAPodMate) {
+  const Fabric fabric = ft_8_3_guids_across_pods();
+  Result<RoutedFabric> before = route_fabric(fabric, "updown", *assign_lids(fabric, 0), {}, nullptr, kUnpolished);
+  ASSERT_TRUE(before.ok()) << before.status().message();
+  const Levels& levels = before->detection.levels;
+  const int turn_leaf = switch_turn_leaf(fabric, levels);
+  ASSERT_EQ(fabric.node(turn_leaf).name, "L1-0.0");
+  std::vector<bool> parent(fabric.size(), false);
+  PortRef cut;
+  for (int p = 1; p <= fabric.node(turn_leaf).num_ports; ++p)
+    if (direction(fabric, levels, {turn_leaf, p}) == Direction::kUp) {
+      parent[fabric.peer({turn_leaf, p}).node] = true;
+      if (!cut.valid()) cut = {turn_leaf, p};
+    }
+  const PortRef other = fabric.peer(cut);
+  Fabric damaged = fabric;
+  damaged.disconnect(cut);
+  Result<RoutedFabric> after = route_fabric(damaged, "updown", before->lids, {}, nullptr, kUnpolishedMerging);
+  ASSERT_TRUE(after.ok()) << after.status().message();
+  const RoutingInput input{damaged, after->detection, after->lids};
+  keep_previous(input, before->routing.lfts, after->routing);
+  complete_switch_traffic(input, after->routing, &before->routing.lfts);
+  long changed = 0;
+  for (int x = 0; x < fabric.size(); ++x) {
+    if (!fabric.node(x).is_switch()) continue;
+    for (int lid = 1; lid <= before->lids.max_lid; ++lid) {
+      if (after->routing.lfts.port[x][lid] == before->routing.lfts.port[x][lid]) continue;
+      ++changed;
+      EXPECT_TRUE(parent[x] || crosses(fabric, before->lids, before->routing.lfts, x, lid, cut, other))
+          << fabric.node(x).name << " LID " << lid << " changed: no parent of the turn leaf, its path did not cross the cut";
+    }
+  }
+  EXPECT_GT(changed, 0);
+  OffsetChoice every_offset;
+  every_offset.mode = OffsetChoice::Mode::kAllOffsets;
+  const Correctness c = check_correctness(
+      {damaged, after->detection.levels, after->lids, after->routing.lfts, every_offset, after->routing.dest_sl, {}});
+  EXPECT_EQ(c.unreachable + c.loops + c.credit_loops + c.switch_unreachable + c.switch_credit_loops, 0);
+}
+
 }  // namespace
 }  // namespace ftclos

@@ -342,6 +342,12 @@ class LegalCompleter {
     if (take_previous(*previous, lid)) give_way_to_scheme(lid);
     reroute_bad(lid);
     const Column kept = save(lid);
+    // Nothing changed (the common case after a failure): nothing fresh can change less.
+    if (changes(kept, *previous, lid) == 0) {
+      restore(kept, lid);
+      note_turns(lid);
+      return true;
+    }
     restore(scheme, lid);
     head_for_turn_leaf(lid);
     reroute_bad(lid);

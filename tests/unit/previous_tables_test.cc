@@ -100,6 +100,32 @@ class PreviousTables : public ::testing::TestWithParam<Case> {};
 constexpr RouteHooks kUnpolished{.polish = false};
 constexpr RouteHooks kUnpolishedMerging{.polish = false, .switch_traffic = false};
 
+// `damaged` routed as a sweep after a failure routes it: the scheme's tables
+// merged with `before`'s, switches' own traffic completed once, on the merged
+// tables, against `before`'s. `scheme_own` (when given) gets the scheme's
+// own tables, their switches' own traffic completed from scratch.
+Result<RoutedFabric> route_after_failure(const Fabric& damaged, const char* scheme, const RoutedFabric& before,
+                                         Routing* scheme_own = nullptr) {
+  Result<RoutedFabric> after = route_fabric(damaged, scheme, before.lids, {}, nullptr, kUnpolishedMerging);
+  if (!after.ok()) return after;
+  const RoutingInput input{damaged, after->detection, after->lids};
+  if (scheme_own) {
+    *scheme_own = after->routing;
+    complete_switch_traffic(input, *scheme_own);
+  }
+  keep_previous(input, before.routing.lfts, after->routing);
+  complete_switch_traffic(input, after->routing, &before.routing.lfts);
+  return after;
+}
+
+// The auditor's check of `after` on `damaged`, every offset.
+Correctness check_every_offset(const Fabric& damaged, const RoutedFabric& after) {
+  OffsetChoice every_offset;
+  every_offset.mode = OffsetChoice::Mode::kAllOffsets;
+  return check_correctness(
+      {damaged, after.detection.levels, after.lids, after.routing.lfts, every_offset, after.routing.dest_sl, {}});
+}
+
 TEST_P(PreviousTables, OneCutCableChangesOnlyThePathsThatCrossedIt) {
   const Fabric fabric = *GetParam().make();
   Result<RoutedFabric> before = route_fabric(fabric, GetParam().scheme, *assign_lids(fabric, 0), {}, nullptr, kUnpolished);
@@ -116,16 +142,9 @@ TEST_P(PreviousTables, OneCutCableChangesOnlyThePathsThatCrossedIt) {
     const PortRef cut = cables[i], other = fabric.peer(cut);
     Fabric damaged = fabric;
     damaged.disconnect(cut);
-    // As a sweep after a failure routes it: switches' own traffic completed
-    // once, on the merged tables, against the previous ones.
-    Result<RoutedFabric> after =
-        route_fabric(damaged, GetParam().scheme, before->lids, {}, nullptr, kUnpolishedMerging);
+    Routing scratch;
+    Result<RoutedFabric> after = route_after_failure(damaged, GetParam().scheme, *before, &scratch);
     ASSERT_TRUE(after.ok()) << after.status().message();
-    const RoutingInput input{damaged, after->detection, after->lids};
-    Routing scratch = after->routing;
-    complete_switch_traffic(input, scratch);
-    keep_previous(input, before->routing.lfts, after->routing);
-    complete_switch_traffic(input, after->routing, &before->routing.lfts);
     const long changed = table_change(after->lids, before->routing.lfts, after->routing.lfts).entries;
     EXPECT_EQ(changed, differing(fabric, before->routing.lfts, after->routing.lfts));
     // Switches' own routes turn only at one leaf and above it
@@ -148,10 +167,7 @@ TEST_P(PreviousTables, OneCutCableChangesOnlyThePathsThatCrossedIt) {
             << " changed though its path neither crossed the cut cable nor turned at a turn leaf that moved";
       }
     }
-    OffsetChoice every_offset;
-    every_offset.mode = OffsetChoice::Mode::kAllOffsets;
-    const Correctness c = check_correctness(
-        {damaged, after->detection.levels, after->lids, after->routing.lfts, every_offset, after->routing.dest_sl, {}});
+    const Correctness c = check_every_offset(damaged, *after);
     EXPECT_EQ(c.unreachable + c.loops + c.credit_loops, 0) << "cut " << fabric.node(cut.node).name;
     // Switches' own routes deliver, and close no credit loop with the CAs'.
     EXPECT_EQ(c.switch_unreachable + c.switch_credit_loops, 0) << "cut " << fabric.node(cut.node).name;
@@ -205,12 +221,8 @@ TEST_P(CutAboveTheTurnLeaf, ChangesOnlyThePathsThatCrossedIt) {
     const std::string where = fabric.node(cut.node).name + " - " + fabric.node(other.node).name;
     Fabric damaged = fabric;
     damaged.disconnect(cut);
-    Result<RoutedFabric> after =
-        route_fabric(damaged, GetParam().scheme, before->lids, {}, nullptr, kUnpolishedMerging);
+    Result<RoutedFabric> after = route_after_failure(damaged, GetParam().scheme, *before);
     ASSERT_TRUE(after.ok()) << after.status().message();
-    const RoutingInput input{damaged, after->detection, after->lids};
-    keep_previous(input, before->routing.lfts, after->routing);
-    complete_switch_traffic(input, after->routing, &before->routing.lfts);
     long changed = 0, crossed = 0;
     for (int x = 0; x < fabric.size(); ++x) {
       if (!fabric.node(x).is_switch()) continue;
@@ -227,10 +239,7 @@ TEST_P(CutAboveTheTurnLeaf, ChangesOnlyThePathsThatCrossedIt) {
     EXPECT_LE(changed, crossed) << "cut " << where;
     for (size_t lid = 1; lid < after->routing.dest_sl.size(); ++lid)
       EXPECT_EQ(after->routing.dest_sl[lid], 0) << "cut " << where << ": LID " << lid << " left SL 0";
-    OffsetChoice every_offset;
-    every_offset.mode = OffsetChoice::Mode::kAllOffsets;
-    const Correctness c = check_correctness(
-        {damaged, after->detection.levels, after->lids, after->routing.lfts, every_offset, after->routing.dest_sl, {}});
+    const Correctness c = check_every_offset(damaged, *after);
     EXPECT_EQ(c.unreachable + c.loops + c.credit_loops, 0) << "cut " << where;
     EXPECT_EQ(c.switch_unreachable + c.switch_credit_loops, 0) << "cut " << where;
   }
@@ -276,11 +285,8 @@ TEST(TurnLeafUplinkCut, MovesTheTurnLeafToAPodMate) {
   const PortRef other = fabric.peer(cut);
   Fabric damaged = fabric;
   damaged.disconnect(cut);
-  Result<RoutedFabric> after = route_fabric(damaged, "updown", before->lids, {}, nullptr, kUnpolishedMerging);
+  Result<RoutedFabric> after = route_after_failure(damaged, "updown", *before);
   ASSERT_TRUE(after.ok()) << after.status().message();
-  const RoutingInput input{damaged, after->detection, after->lids};
-  keep_previous(input, before->routing.lfts, after->routing);
-  complete_switch_traffic(input, after->routing, &before->routing.lfts);
   long changed = 0;
   for (int x = 0; x < fabric.size(); ++x) {
     if (!fabric.node(x).is_switch()) continue;
@@ -292,10 +298,7 @@ TEST(TurnLeafUplinkCut, MovesTheTurnLeafToAPodMate) {
     }
   }
   EXPECT_GT(changed, 0);
-  OffsetChoice every_offset;
-  every_offset.mode = OffsetChoice::Mode::kAllOffsets;
-  const Correctness c = check_correctness(
-      {damaged, after->detection.levels, after->lids, after->routing.lfts, every_offset, after->routing.dest_sl, {}});
+  const Correctness c = check_every_offset(damaged, *after);
   EXPECT_EQ(c.unreachable + c.loops + c.credit_loops + c.switch_unreachable + c.switch_credit_loops, 0);
 }
 

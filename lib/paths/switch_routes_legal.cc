@@ -19,6 +19,7 @@ enum Shape : uint8_t {
   kUpDown,    // up, then only down
   kTurnDown,  // down to the turn leaf, up, down
   kTurnUp,    // up, down to the turn leaf, up, down
+  kPivot,     // the orphan's: down to the pivot, whose route climbs (TurnPlace)
   kAny,       // delivers, turning elsewhere (a shortest path where nothing legal exists)
   kBad,       // does not deliver, or turns where it must not
   kUnknown,
@@ -89,19 +90,141 @@ struct PeakSets {
   }
 };
 
-int turn_leaf_of(const Fabric& fabric, const Levels& levels, const PeakSets& peaks) {
+// Where switches' own routes may turn from down to up: the turn leaf and
+// the switches above it, and, where one top switch (the orphan) lost every
+// way down to them (a cut above the turn leaf), one more switch below it,
+// the pivot: the orphan's routes go down to the pivot and climb from there,
+// and the routes to the orphan come down to the pivot from the gate (another
+// switch above it) and climb to the orphan. Neither closes a cycle: no route
+// climbs into the orphan but from a switch below it, after a turn at the
+// turn leaf (its ancestors hold no orphan) or at the pivot (to the orphan
+// only as its destination), so the orphan's down channel to the pivot waits
+// on no cycle; and what climbs from the pivot to the orphan goes down from
+// there and cannot turn again (neither the turn leaf nor the pivot lies
+// below another switch under the orphan). Keeping the turn leaf so changes
+// only the routes that crossed the cut cable, where moving it changes every
+// switch's routes that turn (1,072,855 entries on FT(48,3)).
+struct TurnPlace {
+  int leaf = -1;
+  int orphan = -1;
+  int pivot = -1;
+  int gate = -1;
+};
+
+// The leaf whose ancestors hold the most top switches; among those, the one
+// sharing the most parents with `near` (when given), then the first in GUID order.
+int turn_leaf_of(const Fabric& fabric, const Levels& levels, const PeakSets& peaks, int near = -1) {
   std::vector<int> leaves;
   for (int x = 0; x < fabric.size(); ++x)
     if (fabric.node(x).is_switch() && levels.of[x] == 1) leaves.push_back(x);
   std::ranges::sort(leaves, [&](int a, int b) { return precedes_by_guid(fabric, a, b); });
+  std::vector<bool> near_parent(fabric.size(), false);
+  if (near >= 0)
+    for (int p = 1; p <= fabric.node(near).num_ports; ++p)
+      if (climbs(fabric, levels, near, p)) near_parent[fabric.peer({near, p}).node] = true;
+  auto shared_parents = [&](int leaf) {
+    long n = 0;
+    for (int p = 1; p <= fabric.node(leaf).num_ports; ++p)
+      n += climbs(fabric, levels, leaf, p) && near_parent[fabric.peer({leaf, p}).node];
+    return n;
+  };
   int best = -1;
-  long best_score = -1;
+  std::pair<long, long> best_score{-1, -1};
   for (int leaf : leaves)
-    if (const long score = peaks.count(leaf); score > best_score) {
+    if (const std::pair<long, long> score{peaks.count(leaf), shared_parents(leaf)}; score > best_score) {
       best_score = score;
       best = leaf;
     }
   return best;
+}
+
+// The last sweep's entry; kNoPath where its tables do not reach that far.
+uint8_t previous_entry(const Lfts& previous, int x, int lid) {
+  return x < static_cast<int>(previous.port.size()) ? previous.at_or_none(x, lid) : kNoPath;
+}
+
+std::vector<int> top_switches(const Fabric& fabric, const Levels& levels) {
+  std::vector<int> tops;
+  for (int x = 0; x < fabric.size(); ++x) {
+    if (!fabric.node(x).is_switch() || levels.of[x] < 1) continue;
+    bool climbs_on = false;
+    for (int p = 1; p <= fabric.node(x).num_ports && !climbs_on; ++p) climbs_on = climbs(fabric, levels, x, p);
+    if (!climbs_on) tops.push_back(x);
+  }
+  std::ranges::sort(tops, [&](int a, int b) { return precedes_by_guid(fabric, a, b); });
+  return tops;
+}
+
+// Where the previous tables' switch routes turn: the lowest switch on the
+// previous route from one top switch to another's LID, where that is a
+// leaf and the route still delivers on this fabric; -1 when none is found.
+int previous_turn_leaf(const Fabric& fabric, const Levels& levels, const LidMap& lids, const Lfts& previous,
+                       const std::vector<int>& tops) {
+  // A few routes from each of a few top switches: a cut may break all of one's.
+  constexpr size_t kFrom = 16;
+  constexpr int kTo = 4, kHops = 64;
+  for (size_t i = 0; i < tops.size() && i < kFrom; ++i)
+    for (int to = 0, tried = 0; to < static_cast<int>(tops.size()) && tried < kTo; ++to) {
+      const int from = tops[i];
+      if (from == tops[to] || lids.base[tops[to]] == 0) continue;
+      ++tried;
+      int at = from, lowest = from;
+      for (int hop = 0; hop < kHops && at != tops[to]; ++hop) {
+        const uint8_t port = previous_entry(previous, at, lids.base[tops[to]]);
+        if (port == kNoPath || port == 0 || port > fabric.node(at).num_ports) break;
+        const PortRef peer = fabric.peer({at, port});
+        if (!peer.valid() || !fabric.node(peer.node).is_switch()) break;
+        at = peer.node;
+        if (levels.of[at] < levels.of[lowest]) lowest = at;
+      }
+      if (at == tops[to] && levels.of[lowest] == 1) return lowest;
+    }
+  return -1;
+}
+
+// The one switch that shares no top switch with `leaf`, when it is a top
+// switch with only switches below it, and a pivot and gate for it; else
+// an empty place (orphan -1).
+TurnPlace with_orphan(const Fabric& fabric, const Levels& levels, const PeakSets& peaks, int leaf) {
+  int orphan = -1;
+  for (int x = 0; x < fabric.size(); ++x) {
+    if (!fabric.node(x).is_switch() || levels.of[x] < 1 || peaks.share(x, leaf)) continue;
+    if (orphan >= 0) return {};
+    orphan = x;
+  }
+  if (orphan < 0) return {};
+  std::vector<int> below;
+  for (int p = 1; p <= fabric.node(orphan).num_ports; ++p) {
+    const PortRef peer = fabric.peer({orphan, p});
+    if (!peer.valid()) continue;
+    if (!fabric.node(peer.node).is_switch() || climbs(fabric, levels, orphan, p)) return {};
+    below.push_back(peer.node);
+  }
+  auto by_guid = [&](int a, int b) { return precedes_by_guid(fabric, a, b); };
+  std::ranges::sort(below, by_guid);
+  for (int pivot : below) {
+    std::vector<int> above;
+    for (int p = 1; p <= fabric.node(pivot).num_ports; ++p)
+      if (climbs(fabric, levels, pivot, p) && fabric.peer({pivot, p}).node != orphan)
+        above.push_back(fabric.peer({pivot, p}).node);
+    if (!above.empty()) return {leaf, orphan, pivot, *std::ranges::min_element(above, by_guid)};
+  }
+  return {};
+}
+
+// The turn leaf: without previous tables, turn_leaf_of. With them, the leaf
+// they turn at stays while it keeps every top switch any leaf keeps, or
+// all but one it can route around (with_orphan); else the leaf
+// turn_leaf_of finds nearest it, whose routes change least.
+TurnPlace choose_turn_place(const Fabric& fabric, const Levels& levels, const LidMap& lids, const PeakSets& peaks,
+                            const Lfts* previous) {
+  const int fresh = turn_leaf_of(fabric, levels, peaks);
+  if (!previous || fresh < 0) return {fresh};
+  const int before = previous_turn_leaf(fabric, levels, lids, *previous, top_switches(fabric, levels));
+  if (before < 0) return {fresh};
+  if (peaks.count(before) == peaks.count(fresh)) return {before};
+  if (const TurnPlace place = with_orphan(fabric, levels, peaks, before); place.orphan >= 0) return place;
+  return {turn_leaf_of(fabric, levels, peaks, before)};
 }
 
 }  // namespace
@@ -114,7 +237,7 @@ namespace {
 
 class LegalCompleter {
  public:
-  LegalCompleter(const RoutingInput& input, Lfts& lfts, LegalSwitchRoutes& out)
+  LegalCompleter(const RoutingInput& input, Lfts& lfts, LegalSwitchRoutes& out, const Lfts* previous)
       : fabric_(input.fabric), levels_(input.detection.levels), lids_(input.lids), lfts_(lfts), out_(out),
         peaks_(fabric_, levels_), shape_(fabric_.size(), kUnknown), fixed_(fabric_.size(), false) {
     for (int x = 0; x < fabric_.size(); ++x)
@@ -134,7 +257,13 @@ class LegalCompleter {
         switch_peer_.push_back(peer.valid() && fabric_.node(peer.node).is_switch() ? peer.node : -1);
       }
     }
-    out_.turn_leaf = turn_leaf_of(fabric_, levels_, peaks_);
+    place_ = choose_turn_place(fabric_, levels_, lids_, peaks_, previous);
+    out_.turn_leaf = place_.leaf;
+    out_.orphan = place_.orphan;
+    if (place_.orphan >= 0) {
+      gate_port_ = port_to(place_.gate, place_.pivot);
+      pivot_port_ = port_to(place_.pivot, place_.orphan);
+    }
     turn_switch_.assign(fabric_.size(), false);
     toward_turn_leaf_.resize(fabric_.size());
     if (out_.turn_leaf < 0) return;
@@ -213,6 +342,12 @@ class LegalCompleter {
     if (take_previous(*previous, lid)) give_way_to_scheme(lid);
     reroute_bad(lid);
     const Column kept = save(lid);
+    // Nothing changed (the common case after a failure): nothing fresh can change less.
+    if (changes(kept, *previous, lid) == 0) {
+      restore(kept, lid);
+      note_turns(lid);
+      return true;
+    }
     restore(scheme, lid);
     head_for_turn_leaf(lid);
     reroute_bad(lid);
@@ -233,18 +368,40 @@ class LegalCompleter {
     owner_ = lids_.owner[lid];
     exit_ = exit_of(fabric_, owner_);
     if (exit_.target < 0 || levels_.of[exit_.target] < 1) return false;
-    reset_shapes();
     std::fill(fixed_.begin(), fixed_.end(), false);
+    if (owner_ >= 0 && owner_ == place_.orphan) route_down_the_gate(lid);
+    reset_shapes();
     for (int x : switches_) settle(x, lid);
     return true;
   }
 
-  uint8_t entry(int x, int lid) const { return lfts_.at_or_none(x, lid); }
-
-  // The last sweep's entry; kNoPath where its tables do not reach that far.
-  static uint8_t previous_entry(const Lfts& previous, int x, int lid) {
-    return x < static_cast<int>(previous.port.size()) ? previous.at_or_none(x, lid) : kNoPath;
+  // The routes to the orphan: to the gate, as to any switch, then down to
+  // the pivot and up to the orphan; those two entries stay (fixed).
+  void route_down_the_gate(int lid) {
+    exit_ = {place_.gate, gate_port_};
+    for (const auto& [x, port] : {std::pair{place_.gate, gate_port_}, std::pair{place_.pivot, pivot_port_}}) {
+      if (entry(x, lid) != port) {
+        set_entry(x, lid, port);
+        ++out_.written;
+      }
+      fixed_[x] = true;
+    }
   }
+
+  // The first port of switch `x` cabled to `y`.
+  uint8_t port_to(int x, int y) const {
+    for (int p = 1; p <= fabric_.node(x).num_ports; ++p)
+      if (switch_peer_[port_index_[x] + p] == y) return static_cast<uint8_t>(p);
+    return 0;
+  }
+
+  void set_entry(int x, int lid, uint8_t port) {
+    std::vector<uint8_t>& table = lfts_.port[x];
+    if (table.size() < static_cast<size_t>(lids_.max_lid) + 1) table.resize(lids_.max_lid + 1, kNoPath);
+    table[lid] = port;
+  }
+
+  uint8_t entry(int x, int lid) const { return lfts_.at_or_none(x, lid); }
 
   // The switch `x`'s entry leads to; -1 when it leads nowhere or to a CA.
   int next_of(int x, int lid) const {
@@ -261,10 +418,11 @@ class LegalCompleter {
   // The shape of x's route through neighbour `y` (a switch whose shape is known).
   Shape through(int x, int port, int y) const {
     const Shape after = static_cast<Shape>(shape_[y]);
-    if (!delivers(after)) return kBad;
+    if (!delivers(after) || after == kPivot) return kBad;  // no route goes through the orphan's turn
     if (after == kAny) return kAny;
     if (up_port_[port_index_[x] + port]) return after <= kUpDown ? kUpDown : kTurnUp;
     if (after == kDown || after == kTurnDown) return after;
+    if (x == place_.orphan && y == place_.pivot) return after == kUpDown || after == kTurnUp ? kPivot : kBad;
     return turn_switch_[y] && after == kUpDown ? kTurnDown : kBad;
   }
 
@@ -304,9 +462,7 @@ class LegalCompleter {
     for (int x : switches_) {
       const std::vector<uint8_t>& ports = toward_turn_leaf_[x];
       if (shape_[x] != kBad || fixed_[x] || ports.empty() || peaks_.share(x, exit_.target)) continue;
-      std::vector<uint8_t>& table = lfts_.port[x];
-      if (table.size() < static_cast<size_t>(lids_.max_lid) + 1) table.resize(lids_.max_lid + 1, kNoPath);
-      table[lid] = ports[lid % ports.size()];  // by LID: the entries spread over the ports
+      set_entry(x, lid, ports[lid % ports.size()]);  // by LID: the entries spread over the ports
       moved.push_back(x);
     }
     if (moved.empty()) return;
@@ -352,11 +508,7 @@ class LegalCompleter {
   }
 
   void restore(const Column& column, int lid) {
-    for (size_t i = 0; i < switches_.size(); ++i) {
-      std::vector<uint8_t>& table = lfts_.port[switches_[i]];
-      if (table.size() < static_cast<size_t>(lids_.max_lid) + 1) table.resize(lids_.max_lid + 1, kNoPath);
-      table[lid] = column.port[i];
-    }
+    for (size_t i = 0; i < switches_.size(); ++i) set_entry(switches_[i], lid, column.port[i]);
     out_.written = column.written;
     out_.turned = column.turned;
     out_.illegal = column.illegal;
@@ -380,10 +532,8 @@ class LegalCompleter {
     for (int x : switches_) {
       const uint8_t before = previous_entry(previous, x, lid);
       if (fixed_[x] || before == kNoPath || before == entry(x, lid)) continue;
-      std::vector<uint8_t>& table = lfts_.port[x];
-      if (table.size() < static_cast<size_t>(lids_.max_lid) + 1) table.resize(lids_.max_lid + 1, kNoPath);
-      taken_.push_back({x, table[lid]});
-      table[lid] = before;
+      taken_.push_back({x, entry(x, lid)});
+      set_entry(x, lid, before);
     }
     return !taken_.empty();
   }
@@ -457,7 +607,9 @@ class LegalCompleter {
         const Node& node = fabric_.node(x);
         for (int port = 1; port <= node.num_ports; ++port) {
           const PortRef peer = node.ports[port].peer;
-          if (peer.valid() && fabric_.node(peer.node).is_switch() && delivers(static_cast<Shape>(shape_[peer.node]))) {
+          if (!peer.valid() || !fabric_.node(peer.node).is_switch()) continue;
+          const Shape after = static_cast<Shape>(shape_[peer.node]);
+          if (delivers(after) && after != kPivot) {
             moves_.push_back({x, port, kAny});
             break;
           }
@@ -477,12 +629,10 @@ class LegalCompleter {
   };
 
   void write(const Move& move) {
-    std::vector<uint8_t>& table = lfts_.port[move.node];
-    if (table.size() < static_cast<size_t>(lids_.max_lid) + 1) table.resize(lids_.max_lid + 1, kNoPath);
-    table[lid_] = static_cast<uint8_t>(move.port);
+    set_entry(move.node, lid_, static_cast<uint8_t>(move.port));
     shape_[move.node] = move.shape;
     ++out_.written;
-    out_.turned += move.shape == kTurnDown || move.shape == kTurnUp;
+    out_.turned += move.shape == kTurnDown || move.shape == kTurnUp || move.shape == kPivot;
   }
 
   const Fabric& fabric_;
@@ -505,6 +655,8 @@ class LegalCompleter {
   std::vector<int> path_;
   std::vector<Move> moves_;
   std::vector<std::pair<int, uint8_t>> taken_;  // switches given their previous port for the LID, and the scheme's
+  TurnPlace place_;
+  uint8_t gate_port_ = 0, pivot_port_ = 0;  // the gate's port to the pivot, the pivot's to the orphan
   int owner_ = -1;
   Exit exit_;
   int lid_ = 0;
@@ -515,7 +667,7 @@ class LegalCompleter {
 LegalSwitchRoutes make_switch_routes_legal(const RoutingInput& input, Lfts& lfts, const std::vector<uint8_t>& dest_sl,
                                            const Lfts* previous) {
   LegalSwitchRoutes out;
-  LegalCompleter completer(input, lfts, out);
+  LegalCompleter completer(input, lfts, out, previous);
   completer.mark_up_down(previous);
   // A CA LID on an SL of its own has CA routes that turn (their layer keeps
   // them apart); a switch LID's SL comes from its switches' turns, which

@@ -18,6 +18,9 @@
 // auditor's switch credit-loop count (audit/audit.h) checks it on every
 // fabric the tests route. The turn leaf is the leaf that the most top
 // switches reach going down, so their routes to its own CAs need no turn.
+// After a cut above it that leaves one top switch no way down to it, that
+// switch's routes turn at one switch below it instead (the pivot; the
+// argument is in switch_routes_legal.cc), so the turn leaf stays.
 #pragma once
 
 #include <vector>
@@ -33,14 +36,18 @@ struct LegalSwitchRoutes {
   std::vector<int> illegal_lids;  // the LIDs of those: layer_turning_lids puts them on SLs of their own
   std::vector<int> turning_lids;  // the LIDs some switch's route turns to (illegal ones included)
   int turn_leaf = -1;
+  int orphan = -1;  // the top switch cut off from the turn leaf whose routes turn at a pivot below it, or -1
   std::vector<int> left;  // LIDs whose CA routes are not up/down (their own SLs): not handled here
 };
 
 /// The leaf whose ancestors hold the most top switches, then the first in
 /// GUID order (so that a failure elsewhere does not move it): where
-/// switches' routes turn. It moves only when a failure takes top switches
-/// from its ancestors: top switches that cannot reach it going down could
-/// not turn there. -1 without leaves.
+/// switches' routes turn, when no previous tables are given. With them
+/// (make_switch_routes_legal), the leaf they turn at stays as long as it
+/// keeps as many top switches as any leaf, or all but one top switch with
+/// only switches below it (its routes then turn at a pivot below it: a cut
+/// above the turn leaf changes only the routes that crossed the cut);
+/// otherwise the new one shares the most parents with it. -1 without leaves.
 int switch_turn_leaf(const Fabric& fabric, const Levels& levels);
 
 /// On a folded Clos (is_folded_clos), makes every switch's route to every

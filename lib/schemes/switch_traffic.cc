@@ -217,6 +217,11 @@ long complete_switch_traffic(const RoutingInput& input, Routing& routing, const 
           "every switch reaches every LID up, then down ({} of them turn at leaf {} or above it, the one place they "
           "may turn; {} take a shortest path: no legal one exists)",
           legal.written, legal.turned, input.fabric.node(legal.turn_leaf).display_name(), legal.illegal));
+    if (legal.orphan >= 0)
+      routing.notes.push_back(fmt::format("switch {} reaches the turn leaf {} no more going down: the routes from and "
+                                          "to it turn at one switch below it instead, so the turn leaf stays",
+                                          input.fabric.node(legal.orphan).display_name(),
+                                          input.fabric.node(legal.turn_leaf).display_name()));
     written += legal.written;
     layer_switch_turns(input, legal, routing);
     // The LIDs it leaves (their CA routes turn, on SLs of their own) only get their holes filled.

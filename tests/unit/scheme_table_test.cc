@@ -14,6 +14,7 @@
 
 #include "core/netfile.h"
 #include "gen/generate.h"
+#include "audit/worst_case.h"
 #include "engine/route_fabric.h"
 #include "schemes/scheme_registry.h"
 
@@ -194,6 +195,27 @@ TEST(AutoStrands, KeepsTheFirstAndSaysSoWhenEverySchemeStrandsPairs) {
   EXPECT_EQ(notes[1], "auto found no scheme whose tables deliver every pair; osrm: the tables leave 2 of 56 CA routes "
                       "undelivered");
   for (const std::string& note : notes) EXPECT_FALSE(note.starts_with("auto passed over osrm")) << note;
+}
+
+// A challenger whose worst case is no lower than the held tables' cannot
+// replace them: it goes unchecked (a full check, seconds on FT(48,3)), and
+// the held tables keep the check they passed. On FT(8,3) with one cable cut
+// dmodk challenges updown and meets its worst case.
+TEST(AutoStrands, ChecksNoChallengerWhoseWorstCaseIsNotLower) {
+  Fabric fabric = *generate_ftree(8, 3);
+  fabric.disconnect({*fabric.find("L1-0.0"), 5});
+  int calls = 0;
+  const StrandCheck check = failing_first(0, calls);
+  const WorstCaseMeasure worst_case = exact_worst_case_measure();
+  Result<RoutedFabric> routed = route_fabric(fabric, "auto", *assign_lids(fabric, 0), {}, nullptr,
+                                             {.strands = &check, .worst_case = &worst_case, .polish = false});
+  ASSERT_TRUE(routed.ok()) << routed.status().message();
+  EXPECT_EQ(routed->routing.chosen, "updown");
+  std::string notes;
+  for (const std::string& note : routed->routing.notes) notes += note + "\n";
+  EXPECT_NE(notes.find("auto passed over dmodk: worst-case contention"), std::string::npos) << notes;
+  EXPECT_EQ(calls, 1);  // updown's tables only
+  EXPECT_TRUE(routed->routing.checked);
 }
 
 INSTANTIATE_TEST_SUITE_P(IbsimTopos, AutoPicks, ::testing::ValuesIn(kAutoCases), [](const auto& info) {

@@ -122,7 +122,11 @@ bool AcyclicLayer::try_add(const std::vector<Dependency>& deps) {
     for (auto it = added_.rbegin(); it != added_.rend(); ++it) {
       next_[it->first].pop_back();
       prev_[it->second].pop_back();
-      known_word(*it, bit) &= ~bit;
+      // Two statements: in `known_word(*it, bit) &= ~bit` C++17 evaluates ~bit
+      // first, the previous dependency's bit, and this one stayed marked held.
+      uint64_t undo_bit = 0;
+      uint64_t& undo_word = known_word(*it, undo_bit);
+      undo_word &= ~undo_bit;
     }
     return false;
   }

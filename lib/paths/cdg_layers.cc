@@ -88,6 +88,15 @@ void for_each_dependencies(const Lfts& lfts, const Channels& channels, const std
   }
 }
 
+std::vector<Dependency> dependencies_toward(const Lfts& lfts, const Channels& channels, const std::vector<int>& lids) {
+  std::vector<Dependency> all;
+  for_each_dependencies(lfts, channels, lids, [&](int, const std::vector<Dependency>& deps) {
+    all.insert(all.end(), deps.begin(), deps.end());
+    return true;
+  });
+  return all;
+}
+
 AcyclicLayer::AcyclicLayer(int channels)
     : next_(channels), prev_(channels), known_(static_cast<size_t>(channels) * 4, 0), order_(channels),
       seen_(channels, 0) {

@@ -66,6 +66,9 @@ std::vector<Dependency> dependencies_toward(const Lfts& lfts, const Channels& ch
 /// of every table.
 void for_each_dependencies(const Lfts& lfts, const Channels& channels, const std::vector<int>& lids,
                            const std::function<bool(int lid, const std::vector<Dependency>& deps)>& take);
+/// The dependencies toward every one of `lids`, together (read as
+/// for_each_dependencies reads them): one layer's graph.
+std::vector<Dependency> dependencies_toward(const Lfts& lfts, const Channels& channels, const std::vector<int>& lids);
 
 /// One channel dependency graph kept acyclic, with a topological order kept
 /// up to date as dependencies arrive (Pearce and Kelly, "A dynamic

@@ -16,12 +16,7 @@ namespace ftclos {
 
 bool layer_acyclic(const Fabric& fabric, const StarRoots& star, const Lfts& lfts, const std::vector<int>& lids) {
   const Channels channels(fabric, star);
-  std::vector<Dependency> dependencies;
-  for (int lid : lids) {
-    const std::vector<Dependency> more = dependencies_toward(lfts, channels, lid);
-    dependencies.insert(dependencies.end(), more.begin(), more.end());
-  }
-  return AcyclicLayer(channels).try_add(dependencies);
+  return AcyclicLayer(channels).try_add(dependencies_toward(lfts, channels, lids));
 }
 
 namespace {

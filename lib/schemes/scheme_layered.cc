@@ -104,12 +104,10 @@ class LayeredRules : public PolishRules {
  private:
   // Whether SL `sl`'s layer, its LIDs' routes with `lid`'s among them, is acyclic.
   bool fits(const Lfts& lfts, const std::vector<uint8_t>& dest_sl, int lid, int sl, long& work) const {
-    std::vector<Dependency> deps = dependencies_toward(lfts, channels_, lid);
+    std::vector<int> lids{lid};
     for (size_t other = 1; other < dest_sl.size(); ++other)
-      if (dest_sl[other] == sl && static_cast<int>(other) != lid) {
-        const std::vector<Dependency> more = dependencies_toward(lfts, channels_, static_cast<int>(other));
-        deps.insert(deps.end(), more.begin(), more.end());
-      }
+      if (dest_sl[other] == sl && static_cast<int>(other) != lid) lids.push_back(static_cast<int>(other));
+    const std::vector<Dependency> deps = dependencies_toward(lfts, channels_, lids);
     work += static_cast<long>(deps.size());
     AcyclicLayer layer(channels_);  // in up*/down*'s order: layer 0's turns cost no search
     if (sl != 0) return layer.try_add(deps);

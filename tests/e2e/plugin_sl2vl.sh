@@ -10,9 +10,11 @@
 #      otherwise); no ftclos ERR line (ERR 14: SL2VL not programmed) may
 #      appear;
 #   2. read back: LFTs by dump_lfts, SL2VL of every switch port pair by
-#      `smpquery sl2vl LID PORT`, and PathRecord SLs by `saquery -p` from one
-#      CA to every CA and every switch (each destination's SL) and for a
-#      sample of other pairs;
+#      sl2vl_read (the SMPs of `smpquery sl2vl LID PORT`, every port in one
+#      process; its rows of three ports must equal smpquery's own), and
+#      PathRecord SLs by path_sls (one SA Get a pair, in one process; two
+#      of them must equal `saquery -p`'s) from one CA to every CA and every
+#      switch (each destination's SL) and for a sample of other pairs;
 #   3. every PathRecord SL equals the SL `ftclos route --sl` gives the pair;
 #   4. every read-back SL2VL row maps SL k to VL k for the SLs the routing
 #      uses and the other SLs to VL 0 (qos_sl2vl's): the plugin's tables;
@@ -26,8 +28,8 @@
 #      credit loops, so step 5 holds because of the tables, not by accident.
 # With FTCLOS_E2E_RHINO10K=1 (not in CI: ~11 minutes) ibutils'
 # RhinoBased10K runs too. A fabric of more than LARGE CAs is read back in
-# samples (one process per query: all of them would take hours): SAMPLE
-# switch ports' SL2VL by smpquery must equal OpenSM's opensm-sl2vl.dump,
+# samples: SAMPLE switch ports' SL2VL by sl2vl_read must equal OpenSM's
+# opensm-sl2vl.dump,
 # which then stands for every row, and PAIRS PathRecord SLs must equal
 # `ftclos route --sl`'s, whose file the audit then reads.
 set -euo pipefail
@@ -37,6 +39,9 @@ source "$here/plugin_lib.sh"
 # shellcheck source=tests/e2e/sm_daemon.sh
 source "$here/sm_daemon.sh"
 root=${FTCLOS_SOURCE_ROOT:-$here/../..}
+SL2VL_READ=$FTCLOS_PLUGIN_DIR/sl2vl_read
+PATH_SLS=$FTCLOS_PLUGIN_DIR/path_sls
+if [ ! -x "$SL2VL_READ" ] || [ ! -x "$PATH_SLS" ]; then echo "skipped: no sl2vl_read or path_sls in $FTCLOS_PLUGIN_DIR"; exit 77; fi
 work=$(mktemp -d)
 cd "$work"
 trap 'stop_opensm; cleanup_ibsims; [ -n "${FTCLOS_E2E_KEEP:-}" ] || rm -rf "$work"; rm -f "$PLUGIN_CHECK"' EXIT
@@ -69,7 +74,8 @@ PAIRS=40  # sampled (source, destination) pairs besides the first CA's
 LARGE=1000
 SAMPLE=100
 
-# path_sl SOCK HOST SLID DLID: the SL of OpenSM's PathRecord, decimal.
+# path_sl SOCK HOST SLID DLID: the SL of OpenSM's PathRecord by `saquery -p`
+# (the cross-check of path_sls), decimal.
 path_sl() {
   local sl
   sl=$(sim_run "$1" "$2" timeout 20 saquery -p --slid "$3" --dlid "$4" 2>/dev/null |
@@ -144,11 +150,23 @@ EOF
   else
     cp "$dir/ports.all" "$dir/ports"
   fi
-  : >"$dir/sl2vl.txt"
-  while read -r sw_lid p; do
-    sim_run "$sock" "$host" timeout 20 smpquery sl2vl "$sw_lid" "$p" >>"$dir/sl2vl.txt" 2>>"$dir/smpquery.err" ||
+  sim_run "$sock" "$host" timeout 900 "$SL2VL_READ" <"$dir/ports" >"$dir/sl2vl.txt" 2>"$dir/sl2vl_read.err" ||
+    { echo "sl2vl_read failed: $(tail -1 "$dir/sl2vl_read.err")"; return 1; }
+  # The cross-check: smpquery's own rows of the first, a middle and the last port equal sl2vl_read's.
+  local n_ports
+  n_ports=$(wc -l <"$dir/ports")
+  for i in 1 $(((n_ports + 1) / 2)) "$n_ports"; do
+    read -r sw_lid p < <(sed -n "${i}p" "$dir/ports")
+    sim_run "$sock" "$host" timeout 20 smpquery sl2vl "$sw_lid" "$p" >"$dir/smpquery-$i.txt" 2>>"$dir/smpquery.err" ||
       { echo "smpquery sl2vl $sw_lid $p failed: $(tail -1 "$dir/smpquery.err")"; return 1; }
-  done <"$dir/ports"
+    if ! grep -q '^ports:' "$dir/smpquery-$i.txt" ||
+      ! diff <(grep '^ports:' "$dir/smpquery-$i.txt") \
+        <(awk -v lid="$sw_lid" -v out="$p:" '/^# SL2VL table: Lid / { at = $5 } /^ports:/ && at == lid && $5 == out' \
+          "$dir/sl2vl.txt") >"$dir/smpquery-$i.diff"; then
+      echo "SL2VL of LID $sw_lid out $p: smpquery and sl2vl_read differ: $(head -4 "$dir/smpquery-$i.diff" | tr '\n' ' ')"
+      return 1
+    fi
+  done
   if ((large)); then
     # The sample read back must equal OpenSM's dump, row by row; the dump then stands for every row.
     mv "$dir/sl2vl.txt" "$dir/sl2vl-sample.txt"
@@ -181,34 +199,44 @@ PY
   mapfile -t lids < <(ca_lids "$dir/disc.net")
   src=${lids[0]}
   # PathRecord SLs: the first CA to every CA gives each destination's SL
-  # (on a large fabric ftclos route's file does, checked below); then sampled pairs.
+  # (on a large fabric ftclos route's file does, checked below); every switch
+  # LID's (PMA queries; schemes may put switch LIDs on SLs of their own); the
+  # first CA's own, from the second (layered puts any LID on any SL); then
+  # sampled pairs. "KIND SLID DLID" lines: a dlid line of the SL file, a
+  # pair line, or only queried.
   {
-    echo "ftclos-sl 1"
-    ((large)) || for d in "${lids[@]:1}"; do
-      sl=$(path_sl "$sock" "$host" "$src" "$d") || { echo "saquery -p $src -> $d gave no SL" >&2; return 1; }
-      echo "dlid $d $sl"
-      echo "$src $d $sl" >>"$dir/queried"
-    done
-    # ... every switch LID's (PMA queries; schemes may put switch LIDs on SLs of their own) ...
-    ((large)) || for d in $(switch_ports "$dir/disc.net" | awk '{ print $1 }' | sort -un); do
-      sl=$(path_sl "$sock" "$host" "$src" "$d") || { echo "saquery -p $src -> $d gave no SL" >&2; return 1; }
-      echo "dlid $d $sl"
-      echo "$src $d $sl" >>"$dir/queried"
-    done
-    # ... and the first CA's own SL, from the second (layered puts any LID on any SL).
-    sl=$(path_sl "$sock" "$host" "${lids[1]}" "$src") || { echo "saquery -p ${lids[1]} -> $src gave no SL" >&2; return 1; }
-    ((large)) || echo "dlid $src $sl"
-    echo "${lids[1]} $src $sl" >>"$dir/queried"
+    ((large)) || for d in "${lids[@]:1}"; do echo "dlid $src $d"; done
+    ((large)) || for d in $(switch_ports "$dir/disc.net" | awk '{ print $1 }' | sort -un); do echo "dlid $src $d"; done
+    if ((large)); then echo "queried ${lids[1]} $src"; else echo "dlid ${lids[1]} $src"; fi
     RANDOM=7
     for i in $(seq 1 "$PAIRS"); do
       s=${lids[RANDOM % ${#lids[@]}]}
       d=${lids[RANDOM % ${#lids[@]}]}
       [ "$s" != "$d" ] || continue
-      sl=$(path_sl "$sock" "$host" "$s" "$d") || { echo "saquery -p $s -> $d gave no SL" >&2; return 1; }
-      echo "pair $s $d $sl"
-      echo "$s $d $sl" >>"$dir/queried"
+      echo "pair $s $d"
     done
-  } >"$dir/readback.sl" || return 1
+  } >"$dir/pairs"
+  cut -d' ' -f2- "$dir/pairs" | sim_run "$sock" "$host" timeout 600 "$PATH_SLS" >"$dir/path_sls.out" 2>"$dir/path_sls.err" ||
+    { echo "path_sls failed: $(tail -1 "$dir/path_sls.err")"; return 1; }
+  # One answer a pair, in order: "pair SLID DLID SL".
+  if ! paste -d' ' "$dir/pairs" "$dir/path_sls.out" |
+    awk -v queried="$dir/queried" 'NF != 7 || $4 != "pair" || $2 != $5 || $3 != $6 {
+           print "path_sls answered \"" $4 " " $5 " " $6 " " $7 "\" for " $2 " -> " $3 >"/dev/stderr"; bad = 1; exit }
+         { print $2, $3, $7 >queried
+           if ($1 == "dlid") print "dlid", $3, $7; else if ($1 == "pair") print "pair", $2, $3, $7 }
+         END { exit bad }' >"$dir/readback.sl.rows"; then
+    return 1
+  fi
+  { echo "ftclos-sl 1"; cat "$dir/readback.sl.rows"; } >"$dir/readback.sl"
+  # The cross-check: `saquery -p` (infiniband-diags) gives path_sls's SL for
+  # the first pair, the ${#lids[@]}th (the first switch LID on a small
+  # fabric) and the last.
+  local sa_sl
+  for i in 1 "${#lids[@]}" "$(wc -l <"$dir/queried")"; do
+    read -r s d sl < <(sed -n "${i}p" "$dir/queried")
+    sa_sl=$(path_sl "$sock" "$host" "$s" "$d") || { echo "saquery -p $s -> $d gave no SL"; return 1; }
+    [ "$sa_sl" = "$sl" ] || { echo "PathRecord $s -> $d: saquery -p SL $sa_sl, path_sls SL $sl"; return 1; }
+  done
   stop_opensm
   stop_ibsim "${IBSIM_PIDS[-1]}"
 

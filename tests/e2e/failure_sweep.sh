@@ -161,8 +161,9 @@ sweep_fabric() {
   leaf=$(leaf_of "$net" "$HOST")
 
   local -a cables switches all
-  mapfile -t cables < <(python3 "$churn_tool" elements "$net" | awk -F'\t' '$1 == "cable"')
-  mapfile -t switches < <(python3 "$churn_tool" elements "$net" | awk -F'\t' -v l="$leaf" '$1 == "switch" && $2 != l')
+  python3 "$churn_tool" elements "$net" >"$dir/elements"
+  mapfile -t cables < <(awk -F'\t' '$1 == "cable"' "$dir/elements")
+  mapfile -t switches < <(awk -F'\t' -v l="$leaf" '$1 == "switch" && $2 != l' "$dir/elements")
   all=("${cables[@]}" "${switches[@]}")
   local failed=0 entry a p b q intact controlled=
   for entry in $(sampled ${#cables[@]} "$cable_sample") $(sampled ${#switches[@]} "$switch_sample" ${#cables[@]}); do

@@ -62,7 +62,8 @@ log_flags 0x03
 force_log_flush TRUE
 dump_files_dir $dir
 EOF
-  if ! run_opensm "$dir" "$sock" "$host" timeout 120 -o >"$dir/opensm.out" 2>&1; then
+  # -o: one sweep, then opensm exits (meson's test timeout stops a hang).
+  if ! run_opensm "$dir" "$sock" "$host" -o >"$dir/opensm.out" 2>&1; then
     echo "opensm failed: $(tail -3 "$dir/opensm.out")"
     return 1
   fi

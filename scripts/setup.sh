@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what ftclos needs on Debian bookworm and builds it into build/.
 # Idempotent: a second run only rebuilds what changed.
+# Usage: scripts/setup.sh [--packages-only]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,5 +23,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
+# --packages-only: the packages, not the build (scripts/test.sh times each).
+[ "${1:-}" != --packages-only ] || exit 0
 [ -d build ] || meson setup build >/dev/null
 ninja -C build

@@ -47,7 +47,7 @@ status=0
 # LayeredWorstCase, LayeredOrder: 57% of this binary's time) beside the
 # channel-dependency layers' own (AcyclicLayer, CdgLayers; PreviousTables'
 # rfc cases take them through a sweep), the suites that caught 7d2ec3d's bug.
-# FTCLOS_SANITIZE_ALL=1 (the long case, opt-in: about 25 CPU-minutes more
+# FTCLOS_SANITIZE_ALL=1 (the long case, opt-in: about 23 CPU-minutes more
 # cold) runs every unit test here instead, as before issue #45, but the
 # matrix suites (every scheme on every fabric of a list, ~20x slower here).
 if [ -n "${FTCLOS_SANITIZE_ALL:-}" ]; then

@@ -20,10 +20,10 @@ if ! grep -qs 'clang++' $build/build.ninja ||
   CC="${ccache:+ccache }clang" CXX="${ccache:+ccache }clang++" meson setup $build -Dfuzz=true -Db_sanitize=address,undefined -Db_lundef=false \
     -Dbenchmarks=disabled >/dev/null
 fi
-# The plugin's C API test, where OpenSM's headers are (plugin/meson.build).
 targets=(unit_tests_sanitize fuzz_targets)
 # FTCLOS_SANITIZE_ALL=1 (scripts/test.sh's long case): every unit test too.
 [ -z "${FTCLOS_SANITIZE_ALL:-}" ] || targets+=(unit_tests)
+# The plugin's C API test, where OpenSM's headers are (plugin/meson.build).
 ! grep -qs '^build plugin/engine_api_test:' $build/build.ninja || targets+=(plugin/engine_api_test)
 if ! ninja -C $build "${targets[@]}" >$build/build.log 2>&1; then
   echo "sanitized build failed (clang, $build/build.log):"

@@ -2,9 +2,9 @@
 # All tests: unit tests (GoogleTest) and end-to-end tests against real ibsim
 # and infiniband-diags, beside them the unit tests of the parsers, the sweep
 # and the channel-dependency layers and the plugin's C API test again under
-# ASan+UBSan (clang), then the fuzz targets for 30 s each; build/test-phases.log says when each
-# phase ended and what it cost (wall, CPU). README's "Tests" says what each
-# phase costs, cold and warm.
+# ASan+UBSan (clang), then the fuzz targets for 30 s each;
+# build/test-phases.log says when each phase ended and what it cost (wall,
+# CPU). README's "Tests" has the figures of a cold run and the long cases.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"

@@ -47,10 +47,7 @@ all_fabrics=(
 )
 # The default (CI) run: one fabric of each family, a torus, the fat tree
 # with cables inside a level and the dragonfly (see the header).
-fabrics=()
-for entry in "${all_fabrics[@]}"; do
-  [[ " torus-3x3x3 ft-8-3-cables dragonfly-5x3 " != *" ${entry%%|*} "* ]] || fabrics+=("$entry")
-done
+mapfile -t fabrics < <(named_fabrics "torus-3x3x3 ft-8-3-cables dragonfly-5x3" "${all_fabrics[@]}")
 [ "${1:-}" != --all ] || fabrics=("${all_fabrics[@]}")
 [ -z "${FTCLOS_E2E_RHINO10K:-}" ] || fabrics+=("rhino-10k|topo:ibutils/RhinoBased10K.topo.xz")
 [ $# -eq 0 ] || [ "$1" = --all ] || fabrics=("$@")

@@ -82,11 +82,8 @@ large_fabrics=(
 )
 # The default (CI) run: one fabric of each kind in all_fabrics, which
 # between them take every branch below (see the header).
-default_names=" ft-8-3 clos2-4-4-12 ft-8-3-lose2 ft-8-3-swap1 rfc-8-16-3 clos2-io pod3 "
-fabrics=()
-for entry in "${all_fabrics[@]}"; do
-  [[ $default_names != *" ${entry%%|*} "* ]] || fabrics+=("$entry")
-done
+mapfile -t fabrics < <(named_fabrics "ft-8-3 clos2-4-4-12 ft-8-3-lose2 ft-8-3-swap1 rfc-8-16-3 clos2-io pod3" \
+  "${all_fabrics[@]}")
 if [ "${1:-}" = --all ]; then
   fabrics=("${all_fabrics[@]}" "${more_fabrics[@]}")
 elif [ "${1:-}" = --large ]; then

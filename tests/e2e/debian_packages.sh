@@ -47,6 +47,7 @@ changelog_version=$(cd src && dpkg-parsechangelog -S Version)
 [ "$changelog_version" = "$VERSION" ] ||
   { echo "FAIL debian/changelog says $changelog_version, meson.build $VERSION"; exit 1; }
 
+triplet=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 if [ "$from_source" = 1 ]; then
   # debhelper points HOME elsewhere: give ccache its cache by name. Without
   # parallel=N debhelper builds with one job; -O0 (noopt) takes 40% off a cold
@@ -62,16 +63,15 @@ else
   build=${FTCLOS_BUILD_ROOT:?}
   meson install -C "$build" --no-rebuild --destdir "$work/stage" >"$work/install.log" 2>&1 ||
     { echo "FAIL meson install:"; tail -5 "$work/install.log"; exit 1; }
-  options=$(meson introspect --buildoptions "$build")
-  option() { python3 -c "import json,sys; print({o['name']: o['value'] for o in json.load(sys.stdin)}['$1'])" <<<"$options"; }
+  option() { meson_option "$build" "$1"; }
   prefix=$(option prefix)
   [[ $prefix == /* && $prefix != / ]] || { echo "FAIL meson prefix '$prefix' is not an absolute directory"; exit 1; }
   for name in bindir datadir mandir; do
     dir=$(option "$name")
     [[ $dir != /* && $dir != *..* ]] || { echo "FAIL meson $name '$dir' is not relative to the prefix $prefix"; exit 1; }
   done
-  [ "$(option libdir)" = "lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH)" ] ||
-    { echo "FAIL meson libdir '$(option libdir)', the package wants lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH)"; exit 1; }
+  libdir=$(option libdir)
+  [ "$libdir" = "lib/$triplet" ] || { echo "FAIL meson libdir '$libdir', the package wants lib/$triplet"; exit 1; }
   outside=$(cd "$work/stage" && find . -mindepth 1 \( -type f -o -type l \) ! -path ".$prefix/*")
   [ -z "$outside" ] || { echo "FAIL installed outside the prefix $prefix: $outside"; exit 1; }
   naming=$(grep -rlF "$prefix/" "$work/stage" || true)
@@ -86,7 +86,6 @@ start=$SECONDS
   { echo "FAIL dpkg-buildpackage:"; tail -20 "$work/build.log"; exit 1; }
 echo "dpkg-buildpackage -b: $((SECONDS - start)) s, $how"
 
-triplet=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 arch=$(dpkg-architecture -qDEB_HOST_ARCH)
 tool_deb=$work/ftclos_${VERSION}_$arch.deb
 plugin_deb=$work/opensm-ftclos_${VERSION}_$arch.deb

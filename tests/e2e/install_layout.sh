@@ -7,6 +7,9 @@
 # and where the plugin is built its man page opensm-ftclos(8) (every option
 # and ERR number of plugin/README.md, no roff warnings).
 set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=tests/e2e/lib.sh
+source "$here/lib.sh"
 FTCLOS=${FTCLOS:?set FTCLOS to the ftclos binary}
 VERSION=${FTCLOS_VERSION:?set FTCLOS_VERSION to the project version}
 build=${FTCLOS_BUILD_ROOT:?set FTCLOS_BUILD_ROOT to the meson build directory}
@@ -18,7 +21,7 @@ fail() { echo "FAIL $*"; failures=$((failures + 1)); }
 # The tests have built everything: install without running ninja beside them.
 meson install -C "$build" --no-rebuild --destdir "$work/root" >"$work/install.log" 2>&1 ||
   { echo "meson install failed:"; tail -5 "$work/install.log"; exit 1; }
-option() { meson introspect --buildoptions "$build" | python3 -c "import json,sys; print({o['name']: o['value'] for o in json.load(sys.stdin)}['$1'])"; }
+option() { meson_option "$build" "$1"; }
 prefix=$(option prefix)
 libdir=$(option libdir)
 bindir=$(option bindir)

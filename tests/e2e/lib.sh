@@ -80,6 +80,22 @@ sim_run() {
   IBSIM_SOCKNAME=$sock SIM_HOST=$node LD_PRELOAD=$UMAD2SIM "$@"
 }
 
+# named_fabrics "NAME..." ENTRY...: the entries ("name|...") whose name is
+# one of NAMES, in their order, one a line (the e2e scripts' default lists).
+named_fabrics() {
+  local names=" $1 " entry
+  shift
+  for entry in "$@"; do
+    [[ $names != *" ${entry%%|*} "* ]] || printf '%s\n' "$entry"
+  done
+}
+
+# meson_option BUILD NAME: the value of meson option NAME in build directory BUILD.
+meson_option() {
+  meson introspect --buildoptions "$1" |
+    python3 -c "import json,sys; print({o['name']: o['value'] for o in json.load(sys.stdin)}[sys.argv[1]])" "$2"
+}
+
 # first_ca FABRIC: the name of the first CA record in a net file whose port 1
 # is cabled (umad2sim shows the diags a CA's port 1 only).
 first_ca() {

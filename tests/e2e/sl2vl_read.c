@@ -12,7 +12,8 @@
  * Prints, per line of PORTS, `smpquery sl2vl LID OUT-PORT`'s output for a
  * switch ("# SL2VL table: Lid LID", the SL header, and one "ports: in I,
  * out O: | VL|...| VL|" row per in port), and exits 0; exits 1 at the first
- * SMP that gets no answer or an error status, naming it. */
+ * SMP that gets no answer or an error status, naming it, and 2 at a line of
+ * PORTS that is not two numbers (nothing after it is read). */
 #define _DEFAULT_SOURCE /* htobe16 and friends under -std=c11 */
 #include <endian.h>
 #include <stdint.h>
@@ -68,7 +69,7 @@ static const char *smp_get(struct smp_client *c, int lid, uint16_t attr, uint32_
 
 int main(void) {
   struct smp_client c = {.tid = 1};
-  int lid, out, last_lid = -1, ports = 0;
+  int lid, out, last_lid = -1, ports = 0, fields;
   const char *error;
   const uint8_t *data;
 
@@ -76,7 +77,7 @@ int main(void) {
   if ((c.agent = umad_register(c.fd, UMAD_CLASS_SUBN_LID_ROUTED, 1, 0, NULL)) < 0)
     return fail("cannot register an SMP agent", 0, 0, 0);
   if (!(c.umad = umad_alloc(1, umad_size() + kMadSize))) return fail("out of memory", 0, 0, 0);
-  while (scanf("%i %i", &lid, &out) == 2) {
+  while ((fields = scanf("%i %i", &lid, &out)) == 2) {
     if (lid != last_lid) {
       if ((error = smp_get(&c, lid, UMAD_SM_ATTR_NODE_INFO, 0, &data))) return fail(error, lid, 0, out);
       if (data[kNodeInfoType] != kSwitch) return fail("not a switch", lid, 0, out);
@@ -94,6 +95,10 @@ int main(void) {
       for (int sl = 0; sl < 16; ++sl) printf("%2u|", (unsigned)(sl % 2 ? data[sl / 2] & 0xf : data[sl / 2] >> 4));
       printf("\n");
     }
+  }
+  if (fields != EOF) {
+    fprintf(stderr, "sl2vl_read: a line of the input is not \"LID OUT-PORT\"\n");
+    return 2;
   }
   umad_free(c.umad);
   umad_unregister(c.fd, c.agent);

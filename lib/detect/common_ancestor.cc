@@ -32,7 +32,7 @@ bool every_leaf_pair_has_common_ancestor(const Fabric& fabric, const Levels& lev
   }
   std::vector<int> leaves;  // as ranks
   for (size_t r = 0; r < switches.size(); ++r)
-    if (level[switches[r]] == 1) leaves.push_back(static_cast<int>(r));
+    if (level[switches[r]] == 1 && !levels.is_management(switches[r])) leaves.push_back(static_cast<int>(r));
   for (size_t a = 0; a < leaves.size(); ++a)
     for (size_t b = a + 1; b < leaves.size(); ++b) {
       const std::vector<uint64_t>& x = ancestors[leaves[a]];

@@ -7,9 +7,9 @@
 
 namespace ftclos {
 
-/// Whether every two leaves (level-1 switches) share an ancestor: a switch
-/// reached from both by going strictly up. True when there are fewer than
-/// two leaves.
+/// Whether every two leaves (level-1 switches; management leaves, routed
+/// on up*/down* trees, aside) share an ancestor: a switch reached from both
+/// by going strictly up. True when there are fewer than two leaves.
 bool every_leaf_pair_has_common_ancestor(const Fabric& fabric, const Levels& levels);
 /// The same with compute_levels(fabric).
 bool every_leaf_pair_has_common_ancestor(const Fabric& fabric);

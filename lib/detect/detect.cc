@@ -115,14 +115,18 @@ int missing_switches(const std::vector<Deviation>& deviations) {
 }
 
 // Where the tree fits as well without its thin leaves (at most half a
-// leaf's uplinks: a reduced leaf keeps more) and lacks no switch for it
+// leaf's uplinks or spines: a reduced leaf keeps more), and the spines with
+// only thin leaves below, and lacks no switch for it
 // (a leaf that lost half its cables leaves a hole; a management leaf is
 // one more), they are management leaves: the fit without them stands and
 // their CAs (ANs aside) become attached hosts of a level-1 switch.
 void set_management_leaves_aside(const Fabric& fabric, Result<XgftFit>& tree, Detection& out) {
   const std::vector<int> thin = thin_leaves(fabric, out.levels);
   if (thin.empty()) return;
-  Result<XgftFit> without = fit_xgft_without(fabric, out.levels, thin);
+  const std::vector<int> spines = management_spines(fabric, out.levels, thin);
+  std::vector<int> set_aside = thin;
+  set_aside.insert(set_aside.end(), spines.begin(), spines.end());
+  Result<XgftFit> without = fit_xgft_without(fabric, out.levels, set_aside);
   if (!without.ok()) return;
   if (tree.ok() && (without->deviations.size() > tree->deviations.size() ||
                     missing_switches(without->deviations) > missing_switches(tree->deviations)))
@@ -130,8 +134,11 @@ void set_management_leaves_aside(const Fabric& fabric, Result<XgftFit>& tree, De
   tree = std::move(without);
   std::ranges::move(management_leaf_gaps(fabric, out.levels, thin), std::back_inserter(tree->deviations));
   out.management_leaves = thin;
+  out.management_spines = spines;
+  out.levels.management = set_aside;
+  std::ranges::sort(out.levels.management);
   std::vector<int>& attached = out.levels.io_hosts;
-  for (int x : thin)
+  for (int x : set_aside)
     for (const Port& port : fabric.node(x).ports)
       if (port.peer.valid() && !fabric.node(port.peer.node).is_switch()) attached.push_back(port.peer.node);
   std::ranges::sort(attached);
@@ -143,10 +150,9 @@ Detection detect_with(const Fabric& fabric, Levels given) {
   Detection out;
   out.levels = std::move(given);
   const Levels& levels = out.levels;
-  out.updown_routable = every_leaf_pair_has_common_ancestor(fabric, levels);
-
   Result<XgftFit> tree = fit_xgft(fabric, levels);
   set_management_leaves_aside(fabric, tree, out);
+  out.updown_routable = every_leaf_pair_has_common_ancestor(fabric, levels);
   const bool folded_clos = tree.ok();
   if (folded_clos && plausible(fabric, tree->deviations)) {
     add_tree_families(fabric, levels, *tree, out);

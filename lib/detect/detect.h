@@ -56,6 +56,7 @@ struct Detection {
   std::optional<MikantLabels> mikant;
   std::optional<TorusLabels> torus;    // the grid DOR routes by, when a torus or mesh fits
   std::vector<int> management_leaves;  // thin leaves the tree was fitted without (detect/management_leaves.h)
+  std::vector<int> management_spines;  // level-2 switches with only management leaves below, fitted without too
   std::vector<Deviation> slow_by_design;  // slow host cables that are no deviation (detect/slow_links.h)
 
   const FamilyMatch* find(Family family) const;

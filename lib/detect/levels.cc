@@ -40,6 +40,25 @@ std::vector<Load> switch_loads(const Fabric& fabric, const HostHints& hints) {
   return load;
 }
 
+// A hostless switch cabled to one switch only (however many cables)
+// forwards between that switch and its AN, never between two switches: it
+// is a leaf (a management leaf left empty, hung off its own spine), not one
+// level above its only neighbour.
+bool hostless_dead_end(const Fabric& fabric, int x) {
+  int only = -1;
+  for (const Port& port : fabric.node(x).ports) {
+    const int peer = port.peer.node;
+    if (!port.peer.valid() || peer == x) continue;
+    if (!fabric.node(peer).is_switch()) {
+      if (!is_aggregation_node(fabric.node(peer))) return false;
+      continue;
+    }
+    if (only >= 0 && only != peer) return false;
+    only = peer;
+  }
+  return only >= 0;
+}
+
 // hosts/cabled of a < that of b, without division.
 bool smaller_share(const Load& a, const Load& b) {
   return static_cast<long>(a.hosts) * b.cabled < static_cast<long>(b.hosts) * a.cabled;
@@ -103,6 +122,7 @@ void add_hostless_leaf_guesses(const Fabric& fabric, const std::vector<Load>& lo
 }  // namespace
 
 bool Levels::is_io_host(int node) const { return std::binary_search(io_hosts.begin(), io_hosts.end(), node); }
+bool Levels::is_management(int node) const { return std::binary_search(management.begin(), management.end(), node); }
 
 int attached_level(const Fabric& fabric, const Levels& levels, int ca) {
   for (const Port& port : fabric.node(ca).ports)
@@ -154,7 +174,8 @@ std::vector<std::vector<bool>> leaf_guesses(const Fabric& fabric, const HostHint
   const std::vector<Load> load = switch_loads(fabric, hints);
   std::vector<bool> leaf(fabric.size(), false);
   for (int x = 0; x < fabric.size(); ++x)
-    leaf[x] = fabric.node(x).is_switch() && load[x].hosts > 0 && !hinted(hints.roots, fabric.node(x));
+    leaf[x] = fabric.node(x).is_switch() && (load[x].hosts > 0 || hostless_dead_end(fabric, x)) &&
+              !hinted(hints.roots, fabric.node(x));
   const std::vector<bool> every_host_switch = leaf;
   // Leaves cabled together: the smaller share of hosts is not a leaf. In a
   // folded Clos the switch graph is bipartite by level parity, so this

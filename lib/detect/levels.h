@@ -20,8 +20,10 @@ struct Levels {
   int height = 0;             // highest switch level
   std::vector<int> io_hosts;  // CAs cabled to a switch that is no leaf, and every AN, by index
   std::vector<int> aggregation_nodes;  // SHARP ANs (core/aggregation_node.h), by index: attached, never compute hosts
+  std::vector<int> management;  // switches apart from the tree (detect/management_leaves.h), by index, sorted
 
   bool is_io_host(int node) const;
+  bool is_management(int node) const;
 };
 
 /// What the operator knows, as OpenSM's ftree takes it (cn_guid_file,
@@ -44,7 +46,8 @@ Levels levels_from_leaves(const Fabric& fabric, const std::vector<bool>& leaf);
 
 /// The leaf sets worth fitting, the best guess first. Leaves start as the
 /// switches with a CA (those of compute CAs when hints name some, never a
-/// switch of only I/O CAs or a root). Two leaves cabled together cannot both
+/// switch of only I/O CAs or a root) and the hostless switches cabled to
+/// one switch only. Two leaves cabled together cannot both
 /// be leaves of a folded Clos: the one whose hosts fill the smaller share of
 /// its cabled ports is not (storage on the spines). Leaves with fewer hosts
 /// than the median leaf may be attached switches of the same parity (storage

@@ -7,11 +7,21 @@
 namespace ftclos {
 namespace {
 
-int uplinks_of(const Fabric& fabric, const Levels& levels, int x) {
-  int uplinks = 0;
+struct Uplinks {
+  int cables = 0;
+  int spines = 0;  // distinct level-2 neighbours
+};
+
+Uplinks uplinks_of(const Fabric& fabric, const Levels& levels, int x) {
+  Uplinks out;
+  std::set<int> spines;
   for (const Port& port : fabric.node(x).ports)
-    uplinks += port.peer.valid() && fabric.node(port.peer.node).is_switch() && levels.of[port.peer.node] == 2;
-  return uplinks;
+    if (port.peer.valid() && fabric.node(port.peer.node).is_switch() && levels.of[port.peer.node] == 2) {
+      ++out.cables;
+      spines.insert(port.peer.node);
+    }
+  out.spines = static_cast<int>(spines.size());
+  return out;
 }
 
 // The port `x` would use for its missing cable: of `sibling_ports` (the
@@ -28,6 +38,11 @@ int sibling_port(const Fabric& fabric, int x, const std::vector<int>& sibling_po
   return best;
 }
 
+// At most half the hosts of the fullest leaf: a management leaf (login,
+// UFM, a storage head or two), not a compute leaf whose spines were lost
+// (it keeps its hosts).
+bool few_hosts(const Fabric& fabric, int x, int most_hosts) { return 2 * hosts_on(fabric, x) <= most_hosts; }
+
 PortRef moved(PortRef ref, const std::vector<int>& old_index) {
   return ref.valid() ? PortRef{old_index[ref.node], ref.port} : ref;
 }
@@ -35,16 +50,45 @@ PortRef moved(PortRef ref, const std::vector<int>& old_index) {
 }  // namespace
 
 std::vector<int> thin_leaves(const Fabric& fabric, const Levels& levels) {
-  // The best-cabled leaf's count: where cables failed on most leaves, the
+  // The best-cabled leaf's counts: where cables failed on most leaves, the
   // most common count is below the full one, and a management leaf with
   // half the full count would be more than half of it.
-  int usual = 0;
+  Uplinks usual;
+  int most_hosts = 0;
   for (int x = 0; x < fabric.size(); ++x)
-    if (fabric.node(x).is_switch() && levels.of[x] == 1) usual = std::max(usual, uplinks_of(fabric, levels, x));
+    if (fabric.node(x).is_switch() && levels.of[x] == 1) {
+      const Uplinks up = uplinks_of(fabric, levels, x);
+      usual = {std::max(usual.cables, up.cables), std::max(usual.spines, up.spines)};
+      most_hosts = std::max(most_hosts, hosts_on(fabric, x));
+    }
   std::vector<int> thin;
-  for (int x = 0; x < fabric.size(); ++x)
-    if (fabric.node(x).is_switch() && levels.of[x] == 1 && 2 * uplinks_of(fabric, levels, x) <= usual) thin.push_back(x);
+  for (int x = 0; x < fabric.size(); ++x) {
+    if (!fabric.node(x).is_switch() || levels.of[x] != 1) continue;
+    const Uplinks up = uplinks_of(fabric, levels, x);
+    if (2 * up.cables <= usual.cables || (2 * up.spines <= usual.spines && few_hosts(fabric, x, most_hosts)))
+      thin.push_back(x);
+  }
   return thin;
+}
+
+std::vector<int> management_spines(const Fabric& fabric, const Levels& levels, const std::vector<int>& management) {
+  int most_hosts = 0;
+  for (int x = 0; x < fabric.size(); ++x)
+    if (fabric.node(x).is_switch() && levels.of[x] == 1) most_hosts = std::max(most_hosts, hosts_on(fabric, x));
+  std::vector<bool> is_management(fabric.size(), false);
+  for (int x : management) is_management[x] = few_hosts(fabric, x, most_hosts);
+  std::vector<int> spines;
+  for (int x = 0; x < fabric.size(); ++x) {
+    if (!fabric.node(x).is_switch() || levels.of[x] != 2) continue;
+    bool any = false, only_management = true;
+    for (const Port& port : fabric.node(x).ports) {
+      if (!port.peer.valid() || levels.of[port.peer.node] != 1 || !fabric.node(port.peer.node).is_switch()) continue;
+      any = true;
+      only_management &= is_management[port.peer.node];
+    }
+    if (any && only_management) spines.push_back(x);
+  }
+  return spines;
 }
 
 std::vector<Deviation> management_leaf_gaps(const Fabric& fabric, const Levels& levels,
@@ -76,6 +120,11 @@ std::vector<Deviation> management_leaf_gaps(const Fabric& fabric, const Levels& 
     std::set<int> group;  // the spines above the tree leaves below `spines`
     for (int spine : spines)
       for (int below : neighbours_at(spine, 1)) group.merge(neighbours_at(below, 2));
+    // Cabled to one spine only, over parallel cables, the leaf hangs off it
+    // by design (a login leaf on two cables to one spine, a management
+    // pod's leaf on fourteen): the rest of the group is no gap. A leaf left
+    // with one cable lost the others.
+    if (spines.size() == 1 && uplinks_of(fabric, levels, leaf).cables >= 2) continue;
     for (int spine : group)
       if (!spines.contains(spine))
         gaps.push_back({Deviation::Kind::kMissingCable, {leaf, sibling_port(fabric, leaf, ports_toward[spine])},

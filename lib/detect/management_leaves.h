@@ -16,14 +16,25 @@
 namespace ftclos {
 
 /// Level-1 switches with at most half the uplinks of the best-cabled leaf
-/// (cables to level-2 switches), by index. A leaf that lost cables keeps
-/// more than half; a partial SU's leaf keeps all of them.
+/// (cables to level-2 switches), or at most half its spines (distinct
+/// level-2 neighbours: a management leaf cabled many times to one or two
+/// spines of its own) and at most half the hosts of the fullest leaf, by
+/// index. A leaf that lost cables keeps more than
+/// half; a partial SU's leaf keeps all of them.
 std::vector<int> thin_leaves(const Fabric& fabric, const Levels& levels);
+
+/// Level-2 switches with only `management` leaves below, each with at most
+/// half the hosts of the fullest leaf (a management pod's spine, cabled to
+/// the cores beside the tree's spines; not the spine left above compute
+/// leaves that lost its siblings), by index: apart from the tree's shape as
+/// those leaves are.
+std::vector<int> management_spines(const Fabric& fabric, const Levels& levels, const std::vector<int>& management);
 
 /// The cables `management` leaves lack: a management leaf hangs off one
 /// spine group (on a 2-level tree, every spine), so each level-2 switch that
 /// shares a tree leaf below with one of its spines and is not cabled to it
-/// is a missing cable, at the ports the siblings use (the other management
+/// is a missing cable (none for a leaf cabled to one spine over parallel
+/// cables: it hangs off that spine alone by design), at the ports the siblings use (the other management
 /// leaves' toward that spine, the other spines' toward that leaf; 0 when
 /// no such port is free).
 std::vector<Deviation> management_leaf_gaps(const Fabric& fabric, const Levels& levels,

@@ -53,6 +53,11 @@ std::string detection_summary(const Fabric& fabric, const Detection& detection) 
     for (int x : detection.management_leaves)
       out += fmt::format("  \"{}\"{}\n", fabric.node(x).display_name(), hosts_on(fabric, x) == 0 ? " (no hosts)" : "");
   }
+  if (!detection.management_spines.empty()) {
+    out += fmt::format("management spines (level 2, only management leaves below): {}\n",
+                       detection.management_spines.size());
+    for (int x : detection.management_spines) out += fmt::format("  \"{}\"\n", fabric.node(x).display_name());
+  }
   std::vector<int> attached;
   std::ranges::set_difference(detection.levels.io_hosts, ans, std::back_inserter(attached));
   if (!attached.empty()) {

@@ -86,9 +86,17 @@ class AcyclicLayer {
   explicit AcyclicLayer(std::vector<int> places);
   /// Adds `deps` unless together they close a cycle; returns whether it did.
   bool try_add(const std::vector<Dependency>& deps);
+  /// try_add for many routes at once (a whole SL's CA LIDs): one
+  /// topological sort of the whole graph, O((channels + dependencies) log
+  /// channels), where try_add may search for each dependency that disagrees
+  /// with the order (a down-up turn).
+  bool try_add_batch(const std::vector<Dependency>& deps);
 
  private:
-  uint64_t& known_word(const Dependency& dep, uint64_t& bit);
+  // The word and bit of `dep` in a set of dependencies kept as bits.
+  static uint64_t& word_of(std::vector<uint64_t>& bits, const Dependency& dep, uint64_t& bit);
+  uint64_t& known_word(const Dependency& dep, uint64_t& bit) { return word_of(known_, dep, bit); }
+  void remove_added();
   bool add(const Dependency& dep);
   bool reaches_within(int from, int target, int upper);
   void collect_back(int from, int lower);
@@ -96,6 +104,7 @@ class AcyclicLayer {
 
   std::vector<std::vector<int>> next_, prev_;
   std::vector<uint64_t> known_;  // the dependencies held, as bits (known_word)
+  std::vector<uint64_t> doomed_;  // dependencies that close a cycle with those held alone (empty: none yet)
   std::vector<Dependency> added_;  // try_add's, until it returns
   std::vector<int> order_;     // per channel: its place in the topological order
   std::vector<uint8_t> seen_;  // search marks, cleared after each search
@@ -112,6 +121,9 @@ class CdgLayers {
   /// Places `deps` on the lowest layer in [first, last] where they close no
   /// cycle, opening layers as needed; returns that layer, or -1 (nothing added).
   int place(const std::vector<Dependency>& deps, int first, int last);
+  /// Places `deps` on `layer` in one batch (AcyclicLayer::try_add_batch);
+  /// returns whether they fit (nothing added where they do not).
+  bool place_batch(const std::vector<Dependency>& deps, int layer);
   /// Layers opened so far (the highest tried + 1, counting from 0).
   int count() const { return static_cast<int>(layers_.size()); }
 

@@ -59,14 +59,15 @@ std::pair<int, int> layer_greedily(const RoutingInput& input, const std::vector<
   return place_on_sls(channels, layers, lids, first, routing);
 }
 
-// SHARP Aggregation Nodes on every spine and core of a 3-level pod are
+// SHARP Aggregation Nodes on every spine and core of a 3-level pod, and
+// the hosts of management switches hung off single spines and cores, are
 // attached hosts whose tree detours need several SLs together. They take
 // up*/down* routes (paths/updown_star.h) instead, all on SL 1: a subset of
-// one up*/down* routing's LIDs is acyclic on its own. AN traffic needs
-// routes, not bandwidth (contention counts compute hosts only), so their
-// longer paths cost nothing that counts. Returns false (tables unchanged)
-// where up*/down* cannot route the fabric.
-bool aggregation_nodes_on_updown_star(const RoutingInput& input, const std::vector<int>& an_lids, Routing& routing) {
+// one up*/down* routing's LIDs is acyclic on its own. Their traffic needs
+// routes more than bandwidth (contention counts compute hosts only), so
+// their longer paths cost nothing that counts. Returns false (tables
+// unchanged) where up*/down* cannot route the fabric.
+bool apart_on_updown_star(const RoutingInput& input, const std::vector<int>& an_lids, Routing& routing) {
   Result<Routing> star = route_updown_star(input);
   if (!star.ok()) return false;
   Lfts merged = routing.lfts;
@@ -84,29 +85,31 @@ bool aggregation_nodes_on_updown_star(const RoutingInput& input, const std::vect
 int layer_detours(const RoutingInput& input, const UpDownReach& reach, Routing& routing) {
   const Fabric& fabric = input.fabric;
   const std::vector<Exit> exits = exits_by_lid(fabric, input.lids);
-  std::vector<int> detour_lids, an_lids, other_lids;
+  std::vector<int> detour_lids, star_lids, other_lids;
   for (size_t lid = 1; lid < exits.size(); ++lid) {
     const Exit& exit = exits[lid];
     // Switch LIDs carry management traffic only; attached hosts' detours get layers.
     if (exit.target < 0 || exit.port == 0 || !reach.may_detour(exit) || !reach.has_detours(exit.target)) continue;
     detour_lids.push_back(static_cast<int>(lid));
     const int owner = fabric.peer({exit.target, exit.port}).node;
-    (is_aggregation_node(fabric.node(owner)) ? an_lids : other_lids).push_back(static_cast<int>(lid));
+    const bool on_star = is_aggregation_node(fabric.node(owner)) || input.detection.levels.is_management(exit.target);
+    (on_star ? star_lids : other_lids).push_back(static_cast<int>(lid));
   }
   if (detour_lids.empty()) return 0;
   if (routing.dest_sl.empty()) routing.dest_sl.assign(exits.size(), 0);
   // The greedy puts every LID on SL 1 exactly where their routes together
   // close no cycle; one search says whether they do, before any layering.
   const bool one_sl = layer_acyclic(fabric, input.detection.star, routing.lfts, detour_lids);
-  // Where the tree's detours take more than SL 1 and ANs are among them:
-  // the ANs on up*/down* routes on SL 1, the others layered from SL 2.
-  if (!one_sl && !an_lids.empty() && aggregation_nodes_on_updown_star(input, an_lids, routing)) {
+  // Where the tree's detours take more than SL 1 and ANs or management
+  // hosts are among them: those on up*/down* routes on SL 1, the others
+  // (storage on spines) layered from SL 2.
+  if (!one_sl && !star_lids.empty() && apart_on_updown_star(input, star_lids, routing)) {
     const auto [highest, unplaced] =
         other_lids.empty() ? std::pair{1, 0} : layer_greedily(input, other_lids, 2, routing);
     routing.notes.push_back(fmt::format(
-        "{} LIDs of SHARP Aggregation Nodes above the leaves are reached through a down-up turn from some "
-        "switches: on up*/down* routes on SL 1 (their tree detours needed more SLs)",
-        an_lids.size()));
+        "{} LIDs of SHARP Aggregation Nodes above the leaves and of hosts on management switches are reached "
+        "through a down-up turn from some switches: on up*/down* routes on SL 1 (their tree detours needed more SLs)",
+        star_lids.size()));
     if (!other_lids.empty())
       routing.notes.push_back(fmt::format("{} LIDs of other attached hosts reached the same way: on SL 2{}",
                                           other_lids.size(), highest > 2 ? fmt::format("-{}", highest) : ""));
@@ -161,8 +164,25 @@ int settle_credit_loops(const RoutingInput& input, int highest_sl, std::string_v
     for (int lid = 1; lid <= lid_map.max_lid; ++lid)
       if (const int owner = lid_map.owner[lid]; owner >= 0 && fabric.node(owner).is_switch() == switches)
         in_order.push_back(lid);
+  // Each SL's CA LIDs in one batch first: where they fit together, as on
+  // every SL a scheme layered, placing them one by one would fit each too.
+  std::vector<std::vector<int>> ca_lids_by_sl;
+  for (size_t i = 0; i < in_order.size(); ++i)
+    if (const int lid = in_order[i]; !fabric.node(lid_map.owner[lid]).is_switch()) {
+      if (static_cast<int>(ca_lids_by_sl.size()) <= sl_of(lid)) ca_lids_by_sl.resize(sl_of(lid) + 1);
+      ca_lids_by_sl[sl_of(lid)].push_back(lid);
+    }
+  std::vector<bool> sl_batched(ca_lids_by_sl.size(), false);
+  for (size_t sl = 0; sl < ca_lids_by_sl.size(); ++sl)
+    sl_batched[sl] = !ca_lids_by_sl[sl].empty() &&
+                     layers.place_batch(dependencies_toward(routing.lfts, channels, ca_lids_by_sl[sl]), static_cast<int>(sl));
+  std::vector<int> one_by_one;
+  for (int lid : in_order) {
+    const bool ca = !fabric.node(lid_map.owner[lid]).is_switch();
+    if (!ca || static_cast<size_t>(sl_of(lid)) >= sl_batched.size() || !sl_batched[sl_of(lid)]) one_by_one.push_back(lid);
+  }
   std::vector<std::pair<int, std::vector<Dependency>>> misfits;
-  for_each_dependencies(routing.lfts, channels, in_order, [&](int lid, const std::vector<Dependency>& dependencies) {
+  for_each_dependencies(routing.lfts, channels, one_by_one, [&](int lid, const std::vector<Dependency>& dependencies) {
     if (layers.place(dependencies, sl_of(lid), sl_of(lid)) < 0) misfits.emplace_back(lid, dependencies);
     return true;
   });

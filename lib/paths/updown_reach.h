@@ -59,8 +59,11 @@ class UpDownReach {
   /// Whether some switch reaches `target` only by a detour.
   bool has_detours(int target) const { return index_[target] >= 0 && !detour_[index_[target]].empty(); }
   /// Whether traffic for `exit` may take a detour: a switch LID, or an
-  /// attached host (its switch is above the leaves); compute hosts never do.
-  bool may_detour(const Exit& exit) const { return exit.port == 0 || level(exit.target) > 1; }
+  /// attached host (its switch is above the leaves or a management switch,
+  /// apart from the tree); compute hosts never do.
+  bool may_detour(const Exit& exit) const {
+    return exit.port == 0 || level(exit.target) > 1 || levels_.is_management(exit.target);
+  }
   /// Whether the rule lets switch `at` send traffic for `exit` out of `port`.
   bool allows(int at, const Exit& exit, int port) const;
 

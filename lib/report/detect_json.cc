@@ -47,9 +47,9 @@ nlohmann::json attached_json(const Fabric& fabric, const Detection& detection, b
   return list;
 }
 
-nlohmann::json management_json(const Fabric& fabric, const Detection& detection) {
+nlohmann::json management_json(const Fabric& fabric, const std::vector<int>& switches) {
   nlohmann::json list = nlohmann::json::array();
-  for (int x : detection.management_leaves)
+  for (int x : switches)
     list.push_back({{"name", fabric.node(x).display_name()}, {"guid", format_guid(fabric.node(x).guid)}});
   return list;
 }
@@ -83,7 +83,8 @@ nlohmann::json detection_json(const Fabric& fabric, const Detection& detection) 
           {"hosts", nodes_json(fabric, detection, false)},
           {"io_hosts", attached_json(fabric, detection, false)},
           {"aggregation_nodes", attached_json(fabric, detection, true)},
-          {"management_leaves", management_json(fabric, detection)},
+          {"management_leaves", management_json(fabric, detection.management_leaves)},
+          {"management_spines", management_json(fabric, detection.management_spines)},
           {"rails", named_rails(fabric, detection.levels)},
           {"switches", nodes_json(fabric, detection, true)},
           {"degraded", detection.degraded()},

@@ -29,6 +29,7 @@
 #include "schemes/path_bits_fallback.h"
 #include "schemes/scheme_registry.h"
 #include "schemes/schemes.h"
+#include "schemes/switch_traffic.h"
 
 namespace ftclos {
 namespace {
@@ -73,7 +74,11 @@ void challenge(const RoutingInput& input, std::pair<Routing, const SchemeEntry*>
       continue;
     }
     const std::unique_ptr<Scheme> scheme = entry.make();
-    Result<Routing> rival = scheme->route(input);  // fails where it does not apply
+    // Switches' own routes change no CA route, so no worst case: they are
+    // completed only for a rival that wins (seconds on a 666-switch pod).
+    RoutingInput without_switch_routes = input;
+    without_switch_routes.switch_traffic = false;
+    Result<Routing> rival = scheme->route(without_switch_routes);  // fails where it does not apply
     if (!rival.ok()) {
       passed_over.push_back(fmt::format("{}: {}", entry.name, rival.status().message()));
       continue;
@@ -87,6 +92,7 @@ void challenge(const RoutingInput& input, std::pair<Routing, const SchemeEntry*>
                                         rival_worst == held_worst ? fmt::format(" on {} SL{}", held_sls, held_sls == 1 ? "" : "s") : ""));
       continue;
     }
+    if (input.switch_traffic) complete_switch_traffic(input, *rival);
     // Only tables that would replace the held ones are checked (a full
     // check, like a worst-case measure, seconds on FT(48,3)); the held ones
     // keep the caller's check then.

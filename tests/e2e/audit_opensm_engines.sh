@@ -25,7 +25,8 @@
 # PGFT with storage hosts, dual rail, HCAs on port 2, a 2-level pod, RFCs of
 # 2 more sizes, and the ibutils vendor fabrics (imported .topo files);
 # `--large` the 10,080-host RFC (an hour: stock engines and dump_lfts on
-# ibsim). Other arguments replace the fabric list ("name|spec[|schemes[|gap]]"
+# ibsim); `--public` the real dumps of ibsim-topos/public. Other arguments
+# replace the fabric list ("name|spec[|schemes[|gap]]"
 # each, as below); FTCLOS_ENGINES="ftree ftclos" limits the engines run.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -80,6 +81,11 @@ more_fabrics=(
 large_fabrics=(
   "rfc-36-560-3|rfc --radix 36 --leaves 560 --levels 3 --seed 1|updown"
 )
+# Real dumps (ibsim-topos/public): `--public`. NVIDIA Selene's compute
+# fabric, a DGX A100 SuperPOD of 666 switches and 3,675 HCAs (issue #42).
+public_fabrics=(
+  "selene|public/selene-compute.ibnetdiscover|updown"
+)
 # The default (CI) run: one fabric of each kind in all_fabrics, which
 # between them take every branch below (see the header).
 mapfile -t fabrics < <(named_fabrics "ft-8-3 clos2-4-4-12 ft-8-3-lose2 ft-8-3-swap1 rfc-8-16-3 clos2-io pod3" \
@@ -88,6 +94,8 @@ if [ "${1:-}" = --all ]; then
   fabrics=("${all_fabrics[@]}" "${more_fabrics[@]}")
 elif [ "${1:-}" = --large ]; then
   fabrics=("${large_fabrics[@]}")
+elif [ "${1:-}" = --public ]; then
+  fabrics=("${public_fabrics[@]}")
 elif [ $# -gt 0 ]; then
   fabrics=("$@")
 fi
@@ -175,6 +183,11 @@ for entry in "${fabrics[@]}"; do
     cp "$root/ibsim-topos/$spec" "$net"
   elif [[ $spec == *.topo ]]; then
     "$FTCLOS" import-topo "$root/ibsim-topos/ibutils/$spec" -o "$net" 2>/dev/null
+  elif [[ $spec == *.ibnetdiscover ]]; then
+    # A real dump gives a CA's node GUID equal to its port GUID, ibsim the
+    # port node GUID + port: lowered by one, the dump's GUIDs (ibsim-topos/README.md).
+    python3 -c 'import re,sys; print(re.sub(r"(?m)^caguid=0x([0-9a-f]+)$", lambda m: "caguid=0x%016x" % (int(m[1], 16) - 1), sys.stdin.read()), end="")' \
+      <"$root/ibsim-topos/$spec" >"$net"
   else
     # shellcheck disable=SC2086  # gen arguments split on purpose
     "$FTCLOS" gen $spec -o "$net" 2>/dev/null

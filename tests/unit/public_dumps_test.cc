@@ -8,6 +8,7 @@
 #include "audit/audit.h"
 #include "core/aggregation_node.h"
 #include "core/fabric_file.h"
+#include "detect/deviation.h"
 #include "detect/detect.h"
 #include "engine/route_fabric.h"
 
@@ -43,6 +44,47 @@ TEST(PublicDumps, NdrH100PodRoutesOnTheTreeAtItsFloorWithoutSpendingThePolishBud
   EXPECT_EQ(c.vls_used, 0b11u);
   EXPECT_EQ(worst_case_contention(input).worst_case, 19);
   EXPECT_FALSE(routed->routing.polish_cut_short) << ::testing::PrintToString(routed->routing.notes);
+}
+
+// NVIDIA Selene's compute fabric, a DGX A100 SuperPOD (Mellanox/ufm_sdk_3.0
+// topo/selene.compute.txt, captured 2021-02-23): 200 rail leaves, 320
+// spines in 32 groups of 10 (two cables from each leaf to each spine of its
+// group), 140 cores; beside them management leaves (login, slurm, UFM,
+// cache) on single spines, and two management pods of one leaf and one
+// spine each under 14 cores; 29 missing cables; a SHARP AN in every switch.
+// Read as built: 3 levels, the management switches apart, every missing
+// cable named by both ends; routed on 2 VLs at or below stock dfsssp's 59
+// (README, Public dumps).
+TEST(PublicDumps, SeleneSuperpodReadAsBuiltAndRoutedOnTwoVls) {
+  Result<Fabric> fabric = read_end_nodes((kPublic / "selene-compute.ibnetdiscover").string());
+  ASSERT_TRUE(fabric.ok()) << fabric.status().message();
+  const Detection detection = detect(*fabric);
+  EXPECT_EQ(detection.levels.height, 3);
+  const size_t hcas = fabric->count(NodeType::kCa) - detection.levels.aggregation_nodes.size();
+  EXPECT_EQ(hcas, 3675u);
+  EXPECT_EQ(detection.management_leaves.size(), 4u);
+  EXPECT_EQ(detection.management_spines.size(), 2u);
+  ASSERT_NE(detection.find(Family::kPgft), nullptr);
+  int missing_cables = 0;
+  for (const Deviation& d : detection.deviations()) {
+    if (d.kind != Deviation::Kind::kMissingCable) continue;
+    ++missing_cables;
+    EXPECT_TRUE(d.at.valid() && d.at.port > 0 && d.peer.valid() && d.peer.port > 0) << describe(*fabric, d);
+  }
+  EXPECT_EQ(missing_cables, 29);
+
+  Result<RoutedFabric> routed = route_fabric(*fabric, "auto", 0);
+  ASSERT_TRUE(routed.ok()) << routed.status().message();
+  const AuditInput input{*fabric, routed->detection.levels, routed->lids, routed->routing.lfts, {},
+                         routed->routing.dest_sl, {}};
+  const Correctness c = check_correctness(input);
+  EXPECT_EQ(c.unreachable, 0);
+  EXPECT_EQ(c.loops, 0);
+  EXPECT_EQ(c.credit_loops, 0);
+  EXPECT_EQ(c.switch_unreachable, 0);
+  EXPECT_EQ(c.switch_credit_loops, 0) << ::testing::PrintToString(c.examples);
+  EXPECT_LE(c.vls_used, 0b11u);
+  EXPECT_LE(worst_case_contention(input).worst_case, 59);
 }
 
 }  // namespace

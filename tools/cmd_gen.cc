@@ -197,13 +197,18 @@ void add_gen(CLI::App& app) {
   pod->add_option("--rails", sp.rails, "HCAs per server, leaves per SU (default 8)");
   pod->add_option("--levels", sp.levels, "switch levels: 2 (leaves, spines) or 3 (+ cores; default 2)");
   pod->add_option("--spines", sp.spines, "spines per spine group; divides --servers (default 10)");
-  pod->add_option("--group-units", sp.group_units, "3 levels: SUs per spine group (default: all)");
+  pod->add_option("--group-units", sp.group_units, "3 levels: SUs per spine group, the last group the rest (default: all)");
   pod->add_option("--radix", sp.radix, "ports per switch, the AN's not counted (default 40, HDR Quantum)");
   pod->add_option("--partial-units", sp.partial_units, "the last SUs carry fewer servers")->check(kNonNegative);
   pod->add_option("--partial-servers", sp.partial_servers,
                   "fewest servers of a partial SU (default three quarters of --servers)")
       ->check(kNonNegative);
   pod->add_option("--mgmt-leaves", sp.mgmt_leaves, "management leaves, cabled to a spine group")->check(kNonNegative);
+  pod->add_option("--mgmt-uplinks", sp.mgmt_uplinks,
+                  "each management leaf on one spine of its group over this many cables (default: once to each)")
+      ->check(kNonNegative);
+  pod->add_option("--mgmt-pods", sp.mgmt_pods, "3 levels: management pods, a leaf on its own spine under the cores")
+      ->check(kNonNegative);
   pod->add_option("--mgmt-hosts", sp.mgmt_hosts, "hosts per management leaf (default 4)")->check(kNonNegative);
   pod->add_flag("--no-aggregation-nodes", o->no_aggregation_nodes, "leave out the SHARP AN of every switch");
   pod->callback([o] {

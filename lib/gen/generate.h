@@ -61,19 +61,23 @@ Result<Fabric> generate_dragonfly(int groups, int per_group, int hosts);
 /// of `spines` spines, and every spine has as many core uplinks as leaf
 /// downlinks, one to each core of its core group (cores = group_units x
 /// servers). Both are PGFTs: PGFT(2; N, U R; 1, S; 1, N/S) and PGFT(3; N, G,
-/// R U/G; 1, S, G N/S; 1, N/S, 1). Real pods deviate the ways below.
+/// R U/G; 1, S, G N/S; 1, N/S, 1). Real pods deviate the ways below
+/// (NVIDIA Selene: login leaves on one spine over 2 cables, and two
+/// management pods whose spines hang off 14 cores beside the tree).
 struct SuperpodParams {
   int units = 4;            // scalable units
   int servers = 20;         // servers of a full SU (HCAs per rail leaf)
   int rails = 8;            // HCAs per server, leaves per SU
   int levels = 2;           // 2 or 3 switch levels
   int spines = 10;          // spines per spine group; divides `servers`
-  int group_units = 0;      // 3 levels: SUs per spine group; divides `units` (0: all)
+  int group_units = 0;      // 3 levels: SUs per spine group, the last group the rest (0: all)
   int radix = 40;           // ports of every switch, its AN not counted (HDR Quantum: 40)
   int partial_units = 0;    // the last SUs carry fewer servers, seeded in [partial_servers, servers - 1]
   int partial_servers = 0;  // 0: three quarters of `servers`
   int mgmt_leaves = 0;      // management leaves, each cabled once to every spine of one group (2 levels: all spines)
-  int mgmt_hosts = 4;       // hosts per management leaf
+  int mgmt_uplinks = 0;     // > 0: each management leaf on the last spine of its group only, over this many cables
+  int mgmt_pods = 0;        // 3 levels: management pods, a leaf on its own spine under core group 1 (as a spine is)
+  int mgmt_hosts = 4;       // hosts per management leaf (pods' leaves too)
   bool aggregation_nodes = true;  // a SHARP AN on port radix+1 of every switch
   uint64_t seed = 1;
 };
@@ -86,8 +90,8 @@ struct Superpod {
   std::vector<int> servers_per_unit;
 };
 
-/// Fails on a count out of range, spines not dividing servers, group_units
-/// not dividing units, or a switch needing more than `radix` ports.
+/// Fails on a count out of range, spines not dividing servers, or a switch
+/// needing more than `radix` ports.
 Result<Superpod> generate_superpod(const SuperpodParams& params);
 
 /// A switch-to-switch cable as it was before removal (core/cable_list.h has

@@ -4,14 +4,17 @@
 // port k+1), then its uplinks, by spine then parallel cable. A spine has its
 // leaf downlinks first (by leaf then parallel cable), then its core uplinks
 // (by core), then its management leaves. A core has one port per (group,
-// rail) spine group: port 1 + group x rails + rail. A management leaf has
-// its hosts first, then one uplink per spine. Every switch's AN is on port
-// radix + 1, as on a Quantum switch.
+// rail) spine group: port 1 + group x rails + rail, then one per management
+// pod. A management leaf has its hosts first, then one uplink per spine (or
+// its mgmt_uplinks cables to one spine); a management pod's spine its leaf
+// downlinks, then its core uplinks. Every switch's AN is on port radix + 1,
+// as on a Quantum switch.
 //
 // Names. Leaves `su03-leaf-r5`; spines `spine07` (2 levels) or
 // `sg2-r5-spine07` (3 levels: spine group 2 of rail 5); cores `core042`;
 // HCAs `dgx0412 mlx5_4` (servers numbered across the pod, rails from 0, as
-// DGX node descriptions read); management `mgmt-leaf2`, `mgmt2-3 HCA-1`; ANs
+// DGX node descriptions read); management `mgmt-leaf2`, `mgmt2-3 HCA-1`,
+// `mgmt-pod1-leaf`, `mgmt-pod1-spine`; ANs
 // `an-<switch>` with the AN's node description.
 #include <fmt/format.h>
 
@@ -50,6 +53,8 @@ Result<Plan> plan_of(const SuperpodParams& p) {
         std::tuple{"partial units", p.partial_units, 0, p.units},
         std::tuple{"partial servers", p.partial_servers, 0, p.servers},
         std::tuple{"management leaves", p.mgmt_leaves, 0, 64}, std::tuple{"management hosts", p.mgmt_hosts, 0, 253},
+        std::tuple{"management uplinks", p.mgmt_uplinks, 0, 253},
+        std::tuple{"management pods", p.mgmt_pods, 0, p.levels == 3 ? 64 : 0},
         std::tuple{"group units", p.group_units, 0, p.units}})
     if (Status status = check_range(what, value, least, most); !status.ok()) return status;
   if (p.servers % p.spines != 0)
@@ -57,9 +62,9 @@ Result<Plan> plan_of(const SuperpodParams& p) {
   Plan plan;
   plan.parallel = p.servers / p.spines;
   plan.group_units = p.levels == 2 || p.group_units == 0 ? p.units : p.group_units;
-  if (p.units % plan.group_units != 0)
-    return Status::Error(fmt::format("superpod: {} SUs per spine group do not divide {} SUs", plan.group_units, p.units));
-  plan.groups = p.units / plan.group_units;
+  // The last group may hold fewer SUs (a pod not built out: NVIDIA Selene's
+  // fourth group has 4 of 7); its spines keep the ports of a full group.
+  plan.groups = (p.units + plan.group_units - 1) / plan.group_units;
   // Two levels: one spine group takes every rail's leaves.
   const int leaves_per_spine = p.levels == 2 ? p.units * p.rails : plan.group_units;
   plan.spine_down = leaves_per_spine * plan.parallel;
@@ -67,18 +72,24 @@ Result<Plan> plan_of(const SuperpodParams& p) {
     plan.cores_per_spine = plan.spine_down;
     plan.cores = p.spines * plan.cores_per_spine;
   }
-  const int mgmt_per_spine = p.levels == 2 ? p.mgmt_leaves : (p.mgmt_leaves + p.rails * plan.groups - 1) / (p.rails * plan.groups);
+  const int spine_groups = p.levels == 2 ? 1 : p.rails * plan.groups;
+  const int mgmt_per_group = (p.mgmt_leaves + spine_groups - 1) / spine_groups;
+  // Cables to management leaves on a spine: one per leaf of its group, or all of a leaf's on the last spine.
+  const int mgmt_per_spine = p.mgmt_uplinks > 0 ? mgmt_per_group * p.mgmt_uplinks : mgmt_per_group;
   const std::tuple<const char*, int> needs[] = {
       {"a rail leaf", 2 * p.servers},
       {"a spine", plan.spine_down + plan.cores_per_spine + mgmt_per_spine},
-      {"a core", p.rails * plan.groups},
-      {"a management leaf", p.mgmt_hosts + p.spines}};
+      {"a core", p.rails * plan.groups + p.mgmt_pods},
+      {"a management leaf", p.mgmt_hosts + (p.mgmt_uplinks > 0 ? p.mgmt_uplinks : p.spines)},
+      {"a management pod's leaf", p.mgmt_pods > 0 ? p.mgmt_hosts + plan.cores_per_spine : 0},
+      {"a management pod's spine", 2 * plan.cores_per_spine}};
   for (const auto& [who, ports] : needs) {
     if (ports > p.radix)
       return Status::Error(fmt::format("superpod: {} needs {} ports; the radix is {}", who, ports, p.radix));
   }
   const int64_t nodes = int64_t{p.units} * p.rails * (p.servers + 1) * 2 + int64_t{p.spines} * p.rails * plan.groups * 2 +
-                        int64_t{plan.cores} * 2 + int64_t{p.mgmt_leaves} * (p.mgmt_hosts + 2);
+                        int64_t{plan.cores} * 2 + int64_t{p.mgmt_leaves} * (p.mgmt_hosts + 2) +
+                        int64_t{p.mgmt_pods} * (p.mgmt_hosts + 4);
   if (nodes > kMaxGeneratedNodes)
     return Status::Error(fmt::format("superpod: more than {} nodes; refusing to generate", kMaxGeneratedNodes));
   return plan;
@@ -202,25 +213,55 @@ class Builder {
   }
 
   // Management leaf k hangs off every spine of spine group k (in group
-  // order, round robin), one cable each; two levels: off every spine.
+  // order, round robin), one cable each; two levels: off every spine. With
+  // mgmt_uplinks, off the group's last spine only, over that many cables.
   Status add_management() {
     const int spine_groups = p_.levels == 2 ? 1 : plan_.groups * p_.rails;
     for (int k = 0; k < p_.mgmt_leaves; ++k) {
-      Result<int> node = new_switch(fmt::format("mgmt-leaf{}", k + 1));
+      Result<int> node = new_management_leaf(fmt::format("mgmt-leaf{}", k + 1), k + 1);
       if (!node.ok()) return node.status();
-      for (int j = 0; j < p_.mgmt_hosts; ++j) {
-        Result<int> host = new_host(fmt::format("mgmt{}-{} HCA-1", k + 1, j + 1));
-        if (!host.ok()) return host.status();
-        if (Status status = fabric().connect({*host, 1}, {*node, j + 1}); !status.ok()) return status;
-      }
       const int group = k % spine_groups, round = k / spine_groups;
+      const int first_free = 1 + plan_.spine_down + plan_.cores_per_spine;
       for (int s = 0; s < p_.spines; ++s) {
-        const int spine_node = spines_[group * p_.spines + s];
-        const PortRef down{spine_node, 1 + plan_.spine_down + plan_.cores_per_spine + round};
+        if (p_.mgmt_uplinks > 0) {
+          if (s + 1 < p_.spines) continue;
+          for (int t = 0; t < p_.mgmt_uplinks; ++t) {
+            const PortRef down{spines_[group * p_.spines + s], first_free + round * p_.mgmt_uplinks + t};
+            if (Status status = fabric().connect({*node, p_.mgmt_hosts + 1 + t}, down); !status.ok()) return status;
+          }
+          continue;
+        }
+        const PortRef down{spines_[group * p_.spines + s], first_free + round};
         if (Status status = fabric().connect({*node, p_.mgmt_hosts + 1 + s}, down); !status.ok()) return status;
       }
     }
+    // Management pod k: a leaf cabled to its own spine over as many cables
+    // as the spine has core uplinks, one to each core of core group 1, on
+    // the cores' ports after the spine groups'.
+    for (int k = 0; k < p_.mgmt_pods; ++k) {
+      Result<int> leaf = new_management_leaf(fmt::format("mgmt-pod{}-leaf", k + 1), p_.mgmt_leaves + k + 1);
+      if (!leaf.ok()) return leaf.status();
+      Result<int> spine = new_switch(fmt::format("mgmt-pod{}-spine", k + 1));
+      if (!spine.ok()) return spine.status();
+      for (int c = 0; c < plan_.cores_per_spine; ++c) {
+        if (Status status = fabric().connect({*leaf, p_.mgmt_hosts + 1 + c}, {*spine, 1 + c}); !status.ok()) return status;
+        const PortRef core{cores_[c], 1 + plan_.groups * p_.rails + k};
+        if (Status status = fabric().connect({*spine, 1 + plan_.cores_per_spine + c}, core); !status.ok()) return status;
+      }
+    }
     return Status::Ok();
+  }
+
+  // A management leaf with its mgmt_hosts hosts (`mgmt<number>-<j> HCA-1`) on its first ports.
+  Result<int> new_management_leaf(std::string name, int number) {
+    Result<int> node = new_switch(std::move(name));
+    if (!node.ok()) return node;
+    for (int j = 0; j < p_.mgmt_hosts; ++j) {
+      Result<int> host = new_host(fmt::format("mgmt{}-{} HCA-1", number, j + 1));
+      if (!host.ok()) return host.status();
+      if (Status status = fabric().connect({*host, 1}, {*node, j + 1}); !status.ok()) return status;
+    }
+    return node;
   }
 
   Status add_aggregation_node(int x) {

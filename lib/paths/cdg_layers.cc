@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <numeric>
-#include <queue>
 #include <utility>
 
 namespace ftclos {
@@ -45,6 +44,7 @@ Channels::Channels(const Fabric& fabric, const StarRoots& star) : first_(fabric.
   }
   leads_to_switch_.assign(count(), 0);
   peer_.assign(count(), -1);
+  from_.assign(count(), -1);
   for (int x : switches_) {
     const Node& node = fabric.node(x);
     for (int port = 1; port <= node.num_ports; ++port) {
@@ -52,6 +52,7 @@ Channels::Channels(const Fabric& fabric, const StarRoots& star) : first_(fabric.
       if (!peer.valid() || !fabric.node(peer.node).is_switch()) continue;
       leads_to_switch_[first_[x] + port] = 1;
       peer_[first_[x] + port] = peer.node;
+      from_[first_[x] + port] = x;
     }
   }
   places_ = updown_places(fabric, star, *this);
@@ -111,18 +112,13 @@ AcyclicLayer::AcyclicLayer(std::vector<int> places)
 // 256 bits per channel, one per low byte of a successor: a channel's
 // successors are the ports of one switch, fewer than 256 consecutive
 // numbers, so their low bytes differ.
-uint64_t& AcyclicLayer::word_of(std::vector<uint64_t>& bits, const Dependency& dep, uint64_t& bit) {
+uint64_t& AcyclicLayer::known_word(const Dependency& dep, uint64_t& bit) {
   const size_t index = static_cast<size_t>(dep.first) * 256 + (static_cast<unsigned>(dep.second) & 255);
   bit = uint64_t{1} << (index % 64);
-  return bits[index / 64];
+  return known_[index / 64];
 }
 
 bool AcyclicLayer::try_add(const std::vector<Dependency>& deps) {
-  if (!doomed_.empty())
-    for (const Dependency& dep : deps) {
-      uint64_t bit = 0;
-      if (word_of(doomed_, dep, bit) & bit) return false;
-    }
   added_.clear();
   for (const Dependency& dep : deps) {
     uint64_t bit = 0;
@@ -133,69 +129,18 @@ bool AcyclicLayer::try_add(const std::vector<Dependency>& deps) {
     prev_[dep.second].push_back(dep.first);
     added_.push_back(dep);
     if (add(dep)) continue;
-    remove_added();
-    // Where the layer alone closes the cycle, so will it with any later
-    // dependencies (it only grows): the next route with this dependency
-    // fails without a search (on a 666-switch pod, 441 switch LIDs misfit
-    // SL 0, 2.5 ms of search each without: 1.1 s, 0.7 s with).
-    const auto [u, v] = dep;
-    if (u == v || (order_[v] < order_[u] && reaches_within(v, u, order_[u]))) {
-      if (doomed_.empty()) doomed_.assign(known_.size(), 0);
-      uint64_t bit = 0;
-      word_of(doomed_, dep, bit) |= bit;
+    // Each was pushed last on its lists; removing edges keeps the order topological.
+    for (auto it = added_.rbegin(); it != added_.rend(); ++it) {
+      next_[it->first].pop_back();
+      prev_[it->second].pop_back();
+      // Two statements: in `known_word(*it, bit) &= ~bit` C++17 evaluates ~bit
+      // first, the previous dependency's bit, and this one stayed marked held.
+      uint64_t undo_bit = 0;
+      uint64_t& undo_word = known_word(*it, undo_bit);
+      undo_word &= ~undo_bit;
     }
     return false;
   }
-  return true;
-}
-
-// Each of added_ was pushed last on its lists; removing edges keeps the order topological.
-void AcyclicLayer::remove_added() {
-  for (auto it = added_.rbegin(); it != added_.rend(); ++it) {
-    next_[it->first].pop_back();
-    prev_[it->second].pop_back();
-    // Two statements: in `known_word(*it, bit) &= ~bit` C++17 evaluates ~bit
-    // first, the previous dependency's bit, and this one stayed marked held.
-    uint64_t undo_bit = 0;
-    uint64_t& undo_word = known_word(*it, undo_bit);
-    undo_word &= ~undo_bit;
-  }
-}
-
-bool AcyclicLayer::try_add_batch(const std::vector<Dependency>& deps) {
-  added_.clear();
-  for (const Dependency& dep : deps) {
-    uint64_t bit = 0;
-    uint64_t& word = known_word(dep, bit);
-    if (word & bit) continue;
-    word |= bit;
-    next_[dep.first].push_back(dep.second);
-    prev_[dep.second].push_back(dep.first);
-    added_.push_back(dep);
-  }
-  if (added_.empty()) return true;
-  // Kahn's sort, the ready channel earliest in the old order first: edges
-  // that agreed with it keep their channels' relative places.
-  const int n = static_cast<int>(order_.size());
-  std::vector<int> waiting(n, 0);
-  for (int c = 0; c < n; ++c) waiting[c] = static_cast<int>(prev_[c].size());
-  std::priority_queue<std::pair<int, int>, std::vector<std::pair<int, int>>, std::greater<>> ready;
-  for (int c = 0; c < n; ++c)
-    if (waiting[c] == 0) ready.emplace(order_[c], c);
-  std::vector<int> sorted_places(n);
-  int placed = 0;
-  while (!ready.empty()) {
-    const int c = ready.top().second;
-    ready.pop();
-    sorted_places[c] = placed++;
-    for (int to : next_[c])
-      if (--waiting[to] == 0) ready.emplace(order_[to], to);
-  }
-  if (placed < n) {  // a cycle left its channels waiting
-    remove_added();
-    return false;
-  }
-  order_ = std::move(sorted_places);
   return true;
 }
 
@@ -267,11 +212,6 @@ void AcyclicLayer::reorder() {
 }
 
 CdgLayers::CdgLayers(int channels) : places_(channels) { std::iota(places_.begin(), places_.end(), 0); }
-
-bool CdgLayers::place_batch(const std::vector<Dependency>& deps, int layer) {
-  while (count() <= layer) layers_.emplace_back(places_);
-  return layers_[layer].try_add_batch(deps);
-}
 
 int CdgLayers::place(const std::vector<Dependency>& deps, int first, int last) {
   for (int layer = first; layer <= last; ++layer) {

@@ -30,8 +30,9 @@ class Channels {
   int of(int x, int port) const {
     return port < 1 || port >= first_[x + 1] - first_[x] || !leads_to_switch_[first_[x] + port] ? -1 : first_[x] + port;
   }
-  /// The switch channel `c` leads to.
+  /// The switch channel `c` leads to, and the switch it leaves.
   int peer(int c) const { return peer_[c]; }
+  int from(int c) const { return from_[c]; }
   /// The switches, ascending.
   const std::vector<int>& switches() const { return switches_; }
   /// A place for every channel in which every turn up*/down* allows leads
@@ -48,6 +49,7 @@ class Channels {
   std::vector<int> first_;
   std::vector<uint8_t> leads_to_switch_;  // by channel number
   std::vector<int> peer_;                 // by channel number: the switch it leads to
+  std::vector<int> from_;                 // by channel number: the switch it leaves
   std::vector<int> switches_;
   std::vector<int> places_;
 };
@@ -86,17 +88,9 @@ class AcyclicLayer {
   explicit AcyclicLayer(std::vector<int> places);
   /// Adds `deps` unless together they close a cycle; returns whether it did.
   bool try_add(const std::vector<Dependency>& deps);
-  /// try_add for many routes at once (a whole SL's CA LIDs): one
-  /// topological sort of the whole graph, O((channels + dependencies) log
-  /// channels), where try_add may search for each dependency that disagrees
-  /// with the order (a down-up turn).
-  bool try_add_batch(const std::vector<Dependency>& deps);
 
  private:
-  // The word and bit of `dep` in a set of dependencies kept as bits.
-  static uint64_t& word_of(std::vector<uint64_t>& bits, const Dependency& dep, uint64_t& bit);
-  uint64_t& known_word(const Dependency& dep, uint64_t& bit) { return word_of(known_, dep, bit); }
-  void remove_added();
+  uint64_t& known_word(const Dependency& dep, uint64_t& bit);
   bool add(const Dependency& dep);
   bool reaches_within(int from, int target, int upper);
   void collect_back(int from, int lower);
@@ -104,7 +98,6 @@ class AcyclicLayer {
 
   std::vector<std::vector<int>> next_, prev_;
   std::vector<uint64_t> known_;  // the dependencies held, as bits (known_word)
-  std::vector<uint64_t> doomed_;  // dependencies that close a cycle with those held alone (empty: none yet)
   std::vector<Dependency> added_;  // try_add's, until it returns
   std::vector<int> order_;     // per channel: its place in the topological order
   std::vector<uint8_t> seen_;  // search marks, cleared after each search
@@ -121,9 +114,6 @@ class CdgLayers {
   /// Places `deps` on the lowest layer in [first, last] where they close no
   /// cycle, opening layers as needed; returns that layer, or -1 (nothing added).
   int place(const std::vector<Dependency>& deps, int first, int last);
-  /// Places `deps` on `layer` in one batch (AcyclicLayer::try_add_batch);
-  /// returns whether they fit (nothing added where they do not).
-  bool place_batch(const std::vector<Dependency>& deps, int layer);
   /// Layers opened so far (the highest tried + 1, counting from 0).
   int count() const { return static_cast<int>(layers_.size()); }
 

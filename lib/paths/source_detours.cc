@@ -7,15 +7,55 @@
 #include <vector>
 
 #include "paths/cdg_layers.h"
+#include "paths/detour_layers.h"
+#include "paths/updown_star.h"
 
 namespace ftclos {
 namespace {
+
+struct Hole {
+  int sw, lid;
+};
 
 bool carries_cas(const Fabric& fabric, int sw) {
   const Node& node = fabric.node(sw);
   for (int p = 1; p <= node.num_ports; ++p)
     if (const PortRef peer = node.ports[p].peer; peer.valid() && !fabric.node(peer.node).is_switch()) return true;
   return false;
+}
+
+// The LIDs of `holes` no turn filled, where one SL holds up*/down* trees
+// (Routing::star_sl: the ANs' and management hosts'), take their trees
+// there: every switch reaches them, the SL stays acyclic (one up*/down*
+// routing's LIDs), and their traffic runs on longer paths rather than none
+// (Selene's twin: 1 of 2,373). Returns how many holes that filled.
+int take_star_trees(const RoutingInput& input, const std::vector<Hole>& holes, Routing& routing) {
+  std::vector<int> lids;
+  int filled = 0;
+  for (const Hole& hole : holes)
+    if (routing.lfts.at(hole.sw, hole.lid) == kNoPath) {
+      lids.push_back(hole.lid);
+      ++filled;
+    }
+  if (lids.empty() || routing.star_sl < 0) return 0;
+  Result<Routing> star = route_updown_star(input);
+  if (!star.ok()) return 0;
+  std::ranges::sort(lids);
+  lids.erase(std::unique(lids.begin(), lids.end()), lids.end());
+  Lfts merged = routing.lfts;
+  for (size_t x = 0; x < merged.port.size(); ++x)
+    for (int lid : lids)
+      if (!merged.port[x].empty()) merged.port[x][lid] = star->lfts.port[x][lid];
+  std::vector<int> on_star = lids;
+  for (size_t lid = 1; lid < routing.dest_sl.size(); ++lid)
+    if (routing.dest_sl[lid] == routing.star_sl) on_star.push_back(static_cast<int>(lid));
+  if (!layer_acyclic(input.fabric, input.detection.star, merged, on_star)) return 0;
+  routing.lfts = std::move(merged);
+  for (int lid : lids) routing.dest_sl[lid] = static_cast<uint8_t>(routing.star_sl);
+  routing.notes.push_back(fmt::format("{} LIDs some switch with CAs still could not reach take their up*/down* trees "
+                                      "on SL {}",
+                                      lids.size(), routing.star_sl));
+  return filled;
 }
 
 }  // namespace
@@ -38,11 +78,14 @@ SourceDetours route_source_detours(const RoutingInput& input, const UpDownReach&
     return exit.target >= 0 && exit.port != 0 && !reach.may_detour(exit) &&
            (routing.dest_sl.empty() || routing.dest_sl[lid] == 0);
   };
-  struct Hole {
-    int sw, lid;
-  };
+  // Switches by level, then GUID: the greedy below fills in this order, the
+  // same for OpenSM's node order and a file's.
+  std::vector<int> switches = reach.switches();
+  std::ranges::stable_sort(switches, [&](int a, int b) {
+    return level[a] != level[b] ? level[a] < level[b] : precedes_by_guid(fabric, a, b);
+  });
   std::vector<Hole> holes;
-  for (int sw : reach.switches()) {
+  for (int sw : switches) {
     if (level[sw] <= 1 || !carries_cas(fabric, sw)) continue;
     const std::vector<uint8_t>& table = routing.lfts.port[sw];
     for (size_t lid = 1; lid < exits.size() && lid < table.size(); ++lid)
@@ -65,8 +108,9 @@ SourceDetours route_source_detours(const RoutingInput& input, const UpDownReach&
   // A credit loop through detours needs every turn to land on a switch that
   // detours too (a packet goes on down from any other), and a cycle of
   // them: turns that land where no hole is come first, then those that land
-  // on a switch later in the node order (a chain of such turns never comes
-  // back), then the rest. The 3,784-HCA pod's core ANs: 6 entries were left
+  // on a switch later in GUID order (a chain of such turns never comes
+  // back; GUIDs, not node indices, so that OpenSM's node order and a
+  // file's give the same tables), then the rest. The 3,784-HCA pod's core ANs: 6 entries were left
   // without a route when the LID alone picked the neighbour; a real NDR
   // pod's spines, every one with holes, 4 without the order.
   std::vector<uint8_t> holed(fabric.size(), 0);
@@ -81,7 +125,7 @@ SourceDetours route_source_detours(const RoutingInput& input, const UpDownReach&
       const uint8_t onward = lfts.at(below, lid);
       const PortRef next = onward == kNoPath ? PortRef{} : fabric.node(below).ports[onward].peer;
       if (!next.valid() || holed[next.node] == 0) return 0;
-      return next.node > sw ? 1 : 2;
+      return precedes_by_guid(fabric, sw, next.node) ? 1 : 2;
     };
     for (const Hole& hole : order) {
       const Node& node = fabric.node(hole.sw);
@@ -113,12 +157,21 @@ SourceDetours route_source_detours(const RoutingInput& input, const UpDownReach&
     return out;
   };
   // The greedy's order decides which turns close a loop first: where the
-  // switches in node order leave some holes, the reverse order may not (a
+  // switches in GUID order leave some holes, the reverse order may not (a
   // real NDR pod: 3 left one way, none the other).
   std::pair<Lfts, int> best = fill(holes);
   if (best.second < static_cast<int>(holes.size())) {
     std::pair<Lfts, int> reversed = fill(std::vector<Hole>(holes.rbegin(), holes.rend()));
     if (reversed.second > best.second) best = std::move(reversed);
+  }
+  // Still some left: those first, where the turns already placed did not
+  // yet close their way (Selene's twin: 1 of 1,827 left both ways, none so).
+  for (int round = 0; round < 3 && best.second < static_cast<int>(holes.size()); ++round) {
+    std::vector<Hole> left_first = holes;
+    std::ranges::stable_partition(left_first, [&](const Hole& h) { return best.first.at(h.sw, h.lid) == kNoPath; });
+    std::pair<Lfts, int> again = fill(left_first);
+    if (again.second <= best.second) break;
+    best = std::move(again);
   }
   routing.lfts = std::move(best.first);
   outcome.filled = best.second;
@@ -126,6 +179,7 @@ SourceDetours route_source_detours(const RoutingInput& input, const UpDownReach&
       "{} of {} entries of switches with CAs (SHARP ANs) toward compute hosts they cannot reach up/down (missing "
       "cables) turn down-up once, at a neighbour below, where SL 0 stays free of credit loops",
       outcome.filled, holes.size()));
+  outcome.filled += take_star_trees(input, holes, routing);
   const auto left =
       std::ranges::find_if(holes, [&](const Hole& hole) { return routing.lfts.at(hole.sw, hole.lid) == kNoPath; });
   outcome.left_switch = left == holes.end() ? -1 : left->sw;

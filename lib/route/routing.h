@@ -38,6 +38,7 @@ struct Routing {
   Lfts lfts;
   std::vector<int> path_bits;     // per node: p(s) for CAs, 0 elsewhere
   std::vector<uint8_t> dest_sl;   // per LID: SL of packets to it; empty = SL 0 everywhere
+  int star_sl = -1;               // the SL whose LIDs all take up*/down* trees (paths/detour_layers.h); -1: none
   int lmc_needed = 0;             // LMC for the scheme's full guarantee on this fabric
   int rerouted = 0;               // entries moved off dead ports (degraded fabrics)
   std::vector<std::string> notes; // what the scheme decided and why, for logs (callers name the scheme)

@@ -6,6 +6,7 @@
 # them and on OpenSM's own opensm-lfts.dump; then audit our schemes offline
 # with `ftclos audit --scheme`. Fails on any unreachable pair or loop, on an
 # audit that does not run, when the read-back and OpenSM's dump disagree,
+# when the plugin's dump differs from `ftclos route` on OpenSM's LIDs,
 # when the plugin did not configure the switches itself or its tables have a
 # credit loop, and when our updown's or the plugin's worst-case contention is
 # above the best stock engine's on the same file (issue #12). Prints one
@@ -242,12 +243,18 @@ EOF
     # (dfsssp's layers) are not read: their credit loops count VL 0 only.
     sls=()
     if [ "$engine" = ftclos ]; then
-      if ! "$FTCLOS" route "$net" --scheme auto --guid2lid "$run/guid2lid" --sl "$run/path.sl" -o /dev/null \
-        2>"$run/route-sl.err"; then
+      if ! "$FTCLOS" route "$net" --scheme auto --guid2lid "$run/guid2lid" --sl "$run/path.sl" \
+        -o "$run/offline.dump" 2>"$run/route-sl.err"; then
         fail "$name/$engine: route --sl did not run: $(tail -2 "$run/route-sl.err")"
         continue
       fi
+      # Offline equals the subnet: the same sweep on the file, in the file's
+      # node order, on OpenSM's LIDs, writes OpenSM's dump byte for byte.
+      if ! cmp -s "$run/offline.dump" "$run/opensm-lfts.dump"; then
+        fail "$name/$engine: the plugin's tables differ from ftclos route on OpenSM's LIDs in $(diff "$run/offline.dump" "$run/opensm-lfts.dump" | grep -c '^>') entries"
+      fi
       sls=(--sl "$run/path.sl")
+      echo "$name: the plugin's sweep: $(grep -o '[0-9.]* ms ([0-9.]* recognition.*' "$run/osm.log" | tail -1)"
     fi
     audit "$name/$engine opensm-lfts.dump" "$net" "$run/dump.json" "$run/dump.audit" "$run/opensm-lfts.dump" \
       "${sls[@]}" || continue

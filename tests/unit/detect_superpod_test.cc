@@ -13,6 +13,7 @@
 #include "detect/rails.h"
 #include "detect/summary.h"
 #include "gen/generate.h"
+#include "selene_twin.h"
 
 namespace ftclos {
 namespace {
@@ -233,6 +234,24 @@ TEST(DetectSuperpod, StorageThatAllRunsSlowerIsByDesignAndOneSlowHcaIsADeviation
   ASSERT_EQ(detection.deviations().size(), 1u) << detection_summary(fabric, detection);
   EXPECT_EQ(detection.deviations().front().kind, Deviation::Kind::kSlowLink);
   EXPECT_EQ(detection.deviations().front().at.node, slow_hca);
+}
+
+// Selene's twin (selene_twin.h) as the real file reads: 3 levels,
+// PGFT(3; 20, 7, 32; 1, 10, 14; 1, 2, 1), 4 management leaves and 2
+// management spines apart, ANs on every level, every cut cable named by
+// both ends (public_dumps_test.cc compares the shape with the file's).
+TEST(DetectSuperpod, SeleneTwinReadsAsBuilt) {
+  const Fabric fabric = selene_twin();
+  const Detection detection = detect(fabric);
+  const PodShape shape = pod_shape(fabric, detection);
+  EXPECT_EQ(shape.levels, 3);
+  const std::vector<std::pair<std::string, std::vector<int>>> pgft{
+      {"h", {3}}, {"m", {20, 7, 32}}, {"w", {1, 10, 14}}, {"p", {1, 2, 1}}};
+  EXPECT_EQ(shape.pgft, pgft);
+  EXPECT_EQ(shape.management_leaves, 4u);
+  EXPECT_EQ(shape.management_spines, 2u);
+  EXPECT_EQ(shape.aggregation_nodes_by_level, (std::map<int, int>{{1, 204}, {2, 322}, {3, 140}}));
+  EXPECT_GE(missing_cables(fabric, detection).size(), 25u);
 }
 
 }  // namespace

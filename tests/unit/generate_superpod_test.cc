@@ -130,7 +130,21 @@ TEST(GenerateSuperpod, RefusesSpinesThatDoNotDivideTheUplinksAndSwitchesBeyondTh
   Result<Superpod> wide = generate_superpod({.units = 8, .servers = 20, .spines = 10});
   ASSERT_FALSE(wide.ok());
   EXPECT_NE(wide.status().message().find("a spine needs 128 ports; the radix is 40"), std::string::npos);
-  EXPECT_FALSE(generate_superpod({.units = 4, .levels = 3, .group_units = 3}).ok());
+}
+
+// A last spine group not built out (Selene's fourth: 4 SUs of 7): its
+// spines have the ports of a full group, the cores one port per group.
+TEST(GenerateSuperpod, TheLastGroupMayHoldFewerUnits) {
+  Result<Superpod> pod = generate_superpod({.units = 4, .levels = 3, .group_units = 3, .aggregation_nodes = false});
+  ASSERT_TRUE(pod.ok()) << pod.status().message();
+  const Fabric& fabric = pod->fabric;
+  // 4 SUs x 8 rail leaves, 2 groups x 8 rails x 10 spines, 10 x 6 cores.
+  EXPECT_EQ(fabric.count(NodeType::kSwitch), 32 + 160 + 60);
+  const int last_group_spine = *fabric.find("sg2-r1-spine01");
+  int leaves_below = 0;
+  for (const Port& port : fabric.node(last_group_spine).ports)
+    leaves_below += port.peer.valid() && fabric.node(port.peer.node).name.starts_with("su04-");
+  EXPECT_EQ(leaves_below, 2);  // su04's rail-1 leaf, over 2 cables
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include "detect/deviation.h"
 #include "detect/detect.h"
 #include "engine/route_fabric.h"
+#include "selene_twin.h"
 
 namespace ftclos {
 namespace {
@@ -72,6 +73,10 @@ TEST(PublicDumps, SeleneSuperpodReadAsBuiltAndRoutedOnTwoVls) {
     EXPECT_TRUE(d.at.valid() && d.at.port > 0 && d.peer.valid() && d.peer.port > 0) << describe(*fabric, d);
   }
   EXPECT_EQ(missing_cables, 29);
+
+  // The generated twin the other unit tests use reads the same.
+  const Fabric twin = selene_twin();
+  expect_same_shape(pod_shape(twin, detect(twin)), pod_shape(*fabric, detection));
 
   Result<RoutedFabric> routed = route_fabric(*fabric, "auto", 0);
   ASSERT_TRUE(routed.ok()) << routed.status().message();

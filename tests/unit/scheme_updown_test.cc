@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <climits>
 #include <map>
+#include <memory>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -13,6 +14,7 @@
 #include "schemes/schemes.h"
 #include "paths/updown_reach.h"
 #include "routing_checks.h"
+#include "selene_twin.h"
 
 namespace ftclos {
 namespace {
@@ -133,6 +135,23 @@ TEST(UpDown, TablesDoNotDependOnNodeOrder) {
   const Routed shuffled = route_fabric(*make_updown_scheme(), shuffle(rfc(), 3, false), 0);
   ASSERT_TRUE(listed.status.ok() && shuffled.status.ok());
   EXPECT_EQ(entries(listed), entries(shuffled));
+  // A 3-level pod whose spines' and cores' ANs reach some hosts only by a
+  // down-up turn (missing cables): those turns are chosen in GUID order, not
+  // node order (OpenSM lists nodes by byte-swapped GUID, a file by
+  // discovery: on NVIDIA Selene 3,106 entries differed).
+  Result<Superpod> pod = generate_superpod(
+      {.units = 6, .servers = 8, .rails = 4, .levels = 3, .spines = 4, .group_units = 2, .radix = 16, .seed = 3});
+  ASSERT_TRUE(pod.ok()) << pod.status().message();
+  ASSERT_TRUE(degrade(pod->fabric, {.fail_links = 8, .seed = 2}).ok());  // before the fix, every shuffle differed
+  const Routed pod_listed = route_fabric(*make_updown_scheme(), pod->fabric, 0);
+  ASSERT_TRUE(std::ranges::any_of(pod_listed.routing.notes,
+                                  [](const std::string& note) { return note.find("turn down-up once") != note.npos; }))
+      << "no down-up turns of ANs to test";
+  for (uint64_t seed : {1, 2, 3}) {
+    const Routed pod_shuffled = route_fabric(*make_updown_scheme(), shuffle(pod->fabric, seed, false), 0);
+    ASSERT_TRUE(pod_listed.status.ok() && pod_shuffled.status.ok());
+    EXPECT_EQ(entries(pod_listed), entries(pod_shuffled)) << "seed " << seed;
+  }
 }
 
 // updown_balance reads turning levels by target row: they must be symmetric.
@@ -199,6 +218,23 @@ TEST(UpDown, IntactTreesMatchDmodkWorstCase) {
     const Routed dmodk = route_fabric(*make_dmodk_scheme(), fabric.make(), 0);
     ASSERT_TRUE(ours.status.ok() && dmodk.status.ok()) << fabric.name;
     EXPECT_LE(audit(ours).worst_case, audit(dmodk).worst_case) << fabric.name;
+  }
+}
+
+// Selene's twin (selene_twin.h): every pair delivered (ANs and management
+// on SL 1's up*/down* trees, and the few hosts some AN reaches by no turn
+// on SL 0) on 2 VLs, with switches' own routes too; updown and dmodk alike.
+TEST(UpDown, SeleneTwinDeliversEveryPairOnTwoVls) {
+  const std::unique_ptr<Scheme> schemes[] = {make_updown_scheme(), make_dmodk_scheme()};
+  for (const std::unique_ptr<Scheme>& scheme : schemes) {
+    const Routed routed = route_fabric(*scheme, selene_twin(), 0);
+    ASSERT_TRUE(routed.status.ok()) << scheme->name() << ": " << routed.status.message();
+    const Correctness c = audit(routed).correctness;
+    EXPECT_EQ(c.unreachable, 0) << scheme->name();
+    EXPECT_EQ(c.loops, 0) << scheme->name();
+    EXPECT_EQ(c.switch_unreachable, 0) << scheme->name();
+    EXPECT_EQ(c.switch_credit_loops, 0) << scheme->name();
+    EXPECT_LE(c.vls_used, 0b11u) << scheme->name();
   }
 }
 

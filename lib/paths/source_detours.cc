@@ -168,7 +168,9 @@ SourceDetours route_source_detours(const RoutingInput& input, const UpDownReach&
   // yet close their way (Selene's twin: 1 of 1,827 left both ways, none so).
   for (int round = 0; round < 3 && best.second < static_cast<int>(holes.size()); ++round) {
     std::vector<Hole> left_first = holes;
-    std::ranges::stable_partition(left_first, [&](const Hole& h) { return best.first.at(h.sw, h.lid) == kNoPath; });
+    // std::stable_partition, not ranges::: clang with libstdc++ 12 cannot compile the latter.
+    std::stable_partition(left_first.begin(), left_first.end(),
+                          [&](const Hole& h) { return best.first.at(h.sw, h.lid) == kNoPath; });
     std::pair<Lfts, int> again = fill(left_first);
     if (again.second <= best.second) break;
     best = std::move(again);

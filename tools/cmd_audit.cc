@@ -19,6 +19,7 @@
 // loops in any set, 2 bad input. The summary goes to stdout (unless --json -
 // takes it), progress to stderr when it is a terminal.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <nlohmann/json.hpp>
 
@@ -32,6 +33,7 @@
 #include "audit/mcfdbs_parse.h"
 #include "audit/sl2vl_file.h"
 #include "audit/sl_file.h"
+#include "audit/transition.h"
 #include "audit/worst_case.h"
 #include "audit_tables.h"
 #include "cli_common.h"
@@ -58,6 +60,8 @@ struct AuditOptions {
   std::string mcfdbs_file; // empty: no multicast
   int mcast_sl = 0;        // the SL of every multicast group
   bool reference = true;   // route auto too, next to tables read from files (up to kReferenceCas CAs)
+  bool transition = false; // the two LFT files are the old and new tables of a change (audit/transition.h)
+  std::string new_sl_file; // --transition: the new tables' SLs (--sl: the old ones')
 };
 
 
@@ -188,13 +192,27 @@ std::vector<NamedPath> audit_inputs(const AuditOptions& options) {
   inputs.insert(inputs.end(), {{"--pathbits", sources.offsets.path_bits},
                                {"--guid2lid", sources.guid2lid},
                                {"--sl", options.sl_file},
+                               {"--new-sl", options.new_sl_file},
                                {"--sl2vl", options.sl2vl_file},
                                {"--mcfdbs", options.mcfdbs_file}});
   return inputs;
 }
 
+Status check_transition_options(const AuditOptions& options) {
+  const TableSources& sources = options.sources;
+  if (sources.lft_files.size() != 2)
+    return Status::Error(fmt::format("--transition takes two LFT files, the old tables and the new; got {}",
+                                     sources.lft_files.size()));
+  if (!sources.scheme.empty() || sources.comparing() || sources.offsets.given() || !options.patterns.empty() ||
+      !options.json.empty() || !options.html.empty() || !options.sl2vl_file.empty() || !options.mcfdbs_file.empty())
+    return Status::Error("--transition checks two LFT files (with --guid2lid, --sl and --new-sl) and nothing else");
+  return Status::Ok();
+}
+
 Status check_options(const AuditOptions& options) {
   const TableSources& sources = options.sources;
+  if (options.transition) return check_transition_options(options);
+  if (!options.new_sl_file.empty()) return Status::Error("--new-sl is for --transition");
   if (Status status = check_distinct_outputs(audit_inputs(options), {{"--json", options.json}, {"--html", options.html}});
       !status.ok())
     return status;
@@ -216,6 +234,46 @@ Status check_options(const AuditOptions& options) {
   return Status::Ok();
 }
 
+// `--transition`: whether every mix of the old and new tables is loop-free
+// and deadlock-free; returns the exit code (1: some mix is not).
+int run_transition(const AuditOptions& options, const Fabric& fabric, const Detection& detection, Progress& progress) {
+  auto bad_input = [](const Status& status) { return cli::bad_input("audit", status); };
+  std::vector<TableSet> sides;
+  for (const auto& [file, sl_file] : {std::pair{options.sources.lft_files[0], options.sl_file},
+                                      std::pair{options.sources.lft_files[1], options.new_sl_file}}) {
+    TableSources one;
+    one.lft_files = {file};
+    one.guid2lid = options.sources.guid2lid;
+    bool bad = true;
+    Result<std::vector<TableSet>> set = load_table_sets(fabric, detection, one, progress, bad);
+    if (!set.ok()) return bad_input(set.status());
+    AuditOptions sls;
+    sls.sl_file = sl_file;
+    if (Status status = read_sl_files(fabric, sls, set->front()); !status.ok()) return bad_input(status);
+    sides.push_back(std::move(set->front()));
+  }
+  const LidMap& lids = sides[0].lids;
+  if (lids.owner != sides[1].lids.owner)
+    return bad_input(Status::Error(fmt::format("{} and {} give the LIDs to different ports: a change of tables keeps "
+                                               "the LIDs (give both the same --guid2lid)",
+                                               options.sources.lft_files[0], options.sources.lft_files[1])));
+  progress.stage("both sides read; checking every mix");
+  const TransitionCheck check =
+      check_transition(fabric, lids, {sides[0].lfts, sides[0].dest_sl, sides[0].sl_exceptions},
+                       {sides[1].lfts, sides[1].dest_sl, sides[1].sl_exceptions});
+  fmt::print("transition: {} -> {}\n", sides[0].origin, sides[1].origin);
+  fmt::print("LIDs: {}, entries changed: {}\n", check.lids, check.changed_entries);
+  fmt::print("looping LIDs (old and new next hops in a cycle): {}\n", check.looping_lids);
+  std::vector<std::string> vls;
+  for (int v = 0; v < 16; ++v)
+    if (check.credit_loop_vls & (1u << v)) vls.push_back(fmt::format("VL {}", v));
+  fmt::print("credit loops (old and new dependencies in a cycle): {}\n", vls.empty() ? "none" : fmt::format("{}", fmt::join(vls, ", ")));
+  for (const std::string& example : check.examples) fmt::print("  e.g. {}\n", example);
+  fmt::print("{}\n", check.safe() ? "safe: every mix of old and new entries is loop-free and deadlock-free"
+                                  : "unsafe: some mix of old and new entries loops or can deadlock");
+  return check.safe() ? 0 : 1;
+}
+
 // Runs the whole audit; returns the exit code.
 int run(const AuditOptions& options) {
   auto bad_input = [](const Status& status) { return cli::bad_input("audit", status); };
@@ -229,6 +287,7 @@ int run(const AuditOptions& options) {
   Result<HostHints> hints = read_hints("audit", options.hint_files, *fabric);
   if (!hints.ok()) return bad_input(hints.status());
   const Detection detection = detect(*fabric, *hints);
+  if (options.transition) return run_transition(options, *fabric, detection, progress);
   bool sets_bad_input = true;
   Result<std::vector<TableSet>> sets = load_table_sets(*fabric, detection, sources, progress, sets_bad_input);
   if (!sets.ok() && !sets_bad_input) {  // a scheme that cannot route this fabric: a finding, as in `route`
@@ -301,6 +360,10 @@ void add_audit(CLI::App& app) {
   sub->add_option("--sl", options->sl_file,
                   "SL of every (source, destination) pair, as `ftclos route --sl` writes it: credit loops are "
                   "checked per VL (default: a scheme's own SLs, else SL 0)");
+  sub->add_flag("--transition", options->transition,
+                "The two LFT files are the old and new tables of a change: check that every mix of their entries "
+                "(OpenSM writes them switch by switch) is loop-free and deadlock-free; exit 1 if not");
+  sub->add_option("--new-sl", options->new_sl_file, "With --transition: the new tables' SL file (--sl: the old ones')");
   sub->add_option("--sl2vl", options->sl2vl_file,
                   "SL-to-VL tables of the switches as `smpquery sl2vl LID PORT` prints them, or OpenSM's "
                   "opensm-sl2vl.dump (default: VL = SL)");

@@ -30,9 +30,10 @@ class Channels {
   int of(int x, int port) const {
     return port < 1 || port >= first_[x + 1] - first_[x] || !leads_to_switch_[first_[x] + port] ? -1 : first_[x] + port;
   }
-  /// The switch channel `c` leads to, and the switch it leaves.
+  /// The switch channel `c` leads to, the switch it leaves and the port it leaves by.
   int peer(int c) const { return peer_[c]; }
   int from(int c) const { return from_[c]; }
+  int port(int c) const { return c - first_[from_[c]]; }
   /// The switches, ascending.
   const std::vector<int>& switches() const { return switches_; }
   /// A place for every channel in which every turn up*/down* allows leads

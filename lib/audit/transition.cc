@@ -1,0 +1,183 @@
+#include "audit/transition.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <array>
+
+#include "paths/cdg_layers.h"
+
+namespace ftclos {
+namespace {
+
+constexpr int kVls = 16;
+constexpr size_t kExamples = 3;
+
+// The SLs packets to each LID may carry on either side: bit s of [lid].
+std::vector<uint16_t> sls_by_lid(const LidMap& lids, const TablesSide& before, const TablesSide& after) {
+  std::vector<uint16_t> sls(lids.max_lid + 1, 0);
+  for (const TablesSide* side : {&before, &after}) {
+    for (int lid = 0; lid <= lids.max_lid; ++lid)
+      sls[lid] |= uint16_t{1} << (lid < static_cast<int>(side->dest_sl.size()) ? side->dest_sl[lid] & 15 : 0);
+    for (const SlException& e : side->sl_exceptions)
+      if (e.lid >= 0 && e.lid <= lids.max_lid) sls[e.lid] |= uint16_t{1} << (e.sl & 15);
+  }
+  return sls;
+}
+
+// One VL's union channel dependency graph, each dependency kept once.
+class UnionGraph {
+ public:
+  explicit UnionGraph(int channels) : next_(channels), known_(static_cast<size_t>(channels) * 4, 0) {}
+
+  void add(int from, int to) {
+    // 256 bits per channel, by the low byte of the successor: a channel's
+    // successors are ports of one switch, fewer than 256 consecutive numbers.
+    const size_t bit = static_cast<size_t>(from) * 256 + (static_cast<unsigned>(to) & 255);
+    uint64_t& word = known_[bit / 64];
+    if (word & (uint64_t{1} << (bit % 64))) return;
+    word |= uint64_t{1} << (bit % 64);
+    next_[from].push_back(to);
+  }
+
+  /// A cycle's channels, in order; empty when the graph is acyclic (Kahn's
+  /// sort, then a walk back along the edges among the channels left).
+  std::vector<int> cycle() const {
+    const int n = static_cast<int>(next_.size());
+    std::vector<int> waiting(n, 0), ready;
+    for (const std::vector<int>& out : next_)
+      for (int to : out) ++waiting[to];
+    for (int c = 0; c < n; ++c)
+      if (waiting[c] == 0) ready.push_back(c);
+    int sorted = 0;
+    while (!ready.empty()) {
+      const int c = ready.back();
+      ready.pop_back();
+      ++sorted;
+      for (int to : next_[c])
+        if (--waiting[to] == 0) ready.push_back(to);
+    }
+    if (sorted == n) return {};
+    // Every channel left waits on another one left: walk back until one repeats.
+    std::vector<int> prev(n, -1);
+    for (int c = 0; c < n; ++c)
+      if (waiting[c] > 0)
+        for (int to : next_[c])
+          if (waiting[to] > 0) prev[to] = c;
+    int at = static_cast<int>(std::ranges::find_if(waiting, [](int w) { return w > 0; }) - waiting.begin());
+    std::vector<int> seen(n, -1), walk;
+    while (seen[at] < 0) {
+      seen[at] = static_cast<int>(walk.size());
+      walk.push_back(at);
+      at = prev[at];
+    }
+    std::vector<int> cycle(walk.begin() + seen[at], walk.end());
+    std::ranges::reverse(cycle);
+    return cycle;
+  }
+
+ private:
+  std::vector<std::vector<int>> next_;
+  std::vector<uint64_t> known_;
+};
+
+std::string port_name(const Fabric& fabric, int node, int port) {
+  return fmt::format("{} port {}", fabric.node(node).display_name(), port);
+}
+
+}  // namespace
+
+TransitionCheck check_transition(const Fabric& fabric, const LidMap& lids, const TablesSide& before,
+                                 const TablesSide& after) {
+  TransitionCheck out;
+  const Channels channels(fabric, StarRoots{});
+  const std::vector<uint16_t> sls = sls_by_lid(lids, before, after);
+  std::vector<UnionGraph> vls;
+  vls.reserve(kVls);
+  for (int v = 0; v < kVls; ++v) vls.emplace_back(channels.count());
+  const std::vector<int>& switches = channels.switches();
+  // Per switch, for the LID at hand: its old and new ports (equal when the entry stays).
+  std::vector<std::array<uint8_t, 2>> ports(fabric.size());
+  auto next_switch = [&](int x, uint8_t port) {
+    const int c = channels.of(x, port);
+    return c < 0 ? -1 : channels.peer(c);
+  };
+  std::vector<uint8_t> color(fabric.size(), 0);  // the loop search: 0 new, 1 on the path, 2 done
+  std::vector<int> parent(fabric.size(), -1), stack;
+  for (int lid = 1; lid <= lids.max_lid; ++lid) {
+    if (lids.owner[lid] < 0) continue;
+    ++out.lids;
+    for (int x : switches) {
+      ports[x] = {before.lfts.at_or_none(x, lid), after.lfts.at_or_none(x, lid)};
+      out.changed_entries += ports[x][0] != ports[x][1];
+    }
+    // A loop of the union next hops: a depth-first search over out-degrees of at most two.
+    std::vector<int> loop;
+    for (int x : switches) color[x] = 0;
+    for (int start : switches) {
+      if (color[start] != 0 || !loop.empty()) continue;
+      stack.assign(1, start);
+      parent[start] = -1;
+      while (!stack.empty() && loop.empty()) {
+        const int x = stack.back();
+        if (color[x] == 0) color[x] = 1;
+        bool pushed = false;
+        for (uint8_t port : ports[x]) {
+          const int y = next_switch(x, port);
+          if (y < 0) continue;
+          if (color[y] == 1) {  // back to the path: the loop is y .. x
+            for (int z = x; z != y; z = parent[z]) loop.push_back(z);
+            loop.push_back(y);
+            std::ranges::reverse(loop);
+            break;
+          }
+          if (color[y] == 0) {
+            parent[y] = x;
+            stack.push_back(y);
+            pushed = true;
+            break;
+          }
+        }
+        if (!pushed && loop.empty()) {
+          color[x] = 2;
+          stack.pop_back();
+        }
+      }
+    }
+    if (!loop.empty()) {
+      if (out.looping_lids++ < static_cast<long>(kExamples)) {
+        std::vector<std::string> names;
+        for (int x : loop) names.push_back(fabric.node(x).display_name());
+        names.push_back(fabric.node(loop.front()).display_name());
+        out.examples.push_back(fmt::format("LID {:#x} ({}): old and new next hops loop: {}", lid,
+                                           fabric.node(lids.owner[lid]).display_name(), fmt::join(names, " -> ")));
+      }
+    }
+    // The union dependencies, on the VL of every SL either side gives the LID.
+    for (int x : switches)
+      for (uint8_t port : ports[x]) {
+        const int first = channels.of(x, port);
+        if (first < 0) continue;
+        const int y = channels.peer(first);
+        for (uint8_t onward : ports[y]) {
+          const int second = channels.of(y, onward);
+          if (second < 0) continue;
+          for (int v = 0; v < kVls; ++v)
+            if (sls[lid] & (1u << v)) vls[v].add(first, second);
+        }
+      }
+  }
+  for (int v = 0; v < kVls; ++v) {
+    const std::vector<int> cycle = vls[v].cycle();
+    if (cycle.empty()) continue;
+    out.credit_loop_vls |= uint16_t{1} << v;
+    std::vector<std::string> hops;
+    for (int c : cycle) hops.push_back(port_name(fabric, channels.from(c), channels.port(c)));
+    out.examples.push_back(fmt::format("VL {}: the old and new dependencies close a cycle of {} channels: {}", v,
+                                       cycle.size(), fmt::join(hops, " -> ")));
+  }
+  return out;
+}
+
+}  // namespace ftclos

@@ -27,6 +27,7 @@
 #include "engine/deferred_polish.h"
 #include "engine/engine_options.h"
 #include "engine/last_sweep.h"
+#include "engine/pending_steps.h"
 #include "engine/subnet_fabric.h"
 #include "engine/sweep.h"
 #include "tables/path_bits.h"
@@ -70,6 +71,7 @@ struct ftclos_engine {
   ftclos::Lfts lfts;
   ftclos::LastSweep last;  // for the next sweep's keep step and for multicast trees
   ftclos::DeferredPolish deferred;  // the full polish after a repair, installed at a later sweep
+  ftclos::PendingSteps pending;  // the steps of the last change still to publish, one per sweep
   std::mutex sl_mutex;
   std::shared_ptr<const std::vector<uint8_t>> dest_sl;  // guarded by sl_mutex
   unsigned sl_count = 1;  // 1 + the highest SL in dest_sl, for update_sl2vl's every port pair; guarded by sl_mutex
@@ -88,6 +90,7 @@ struct ftclos_engine {
   // After a failure OpenSM installs another engine's tables: ours are no longer the last ones.
   void clear() {
     deferred.clear();
+    pending = {};
     switch_of.clear();
     lfts = {};
     last.clear();
@@ -130,15 +133,34 @@ struct ftclos_engine {
     if (read->unrouted_ports > 0)
       log(FTCLOS_LOG_VERBOSE,
           fmt::format("{} end ports with LIDs have no cable; their LIDs get no route", read->unrouted_ports));
+    if (std::optional<ftclos::Lfts> step = pending.next_for(fabric, read->lids)) {
+      log(FTCLOS_LOG_INFO, fmt::format("step {} of {} of the last change published (every mix with the step before "
+                                       "loop-free and deadlock-free); {:.1f} ms",
+                                       pending.total() - pending.left(), pending.total(),
+                                       std::chrono::duration<double, std::milli>(Clock::now() - start).count()));
+      last.keep_tables(fabric, read->lids, *step);
+      switch_of = std::move(read->switch_of);
+      lfts = std::move(*step);
+      if (pending.left() > 0 && sweep_request_fn) sweep_request_fn(sweep_request_ctx);
+      return 0;
+    }
     const std::optional<ftclos::Lfts> previous = last.tables_on(fabric, read->lids);
     deferred.keep_only(fabric, read->lids);  // a polish of another fabric would only hold the CPU
-    const ftclos::SweepInput input{fabric,
+    ftclos::SweepInput input{fabric,
                                    read->lids,
                                    hints->hints,
                                    previous ? &*previous : nullptr,
                                    previous && last.repaired_in(fabric),
                                    std::chrono::duration<double, std::milli>(Clock::now() - start).count(),
                                    deferred.result_for(fabric, read->lids)};
+    // The SLs the SA answers now go with the tables the switches hold (none: SL 0).
+    std::shared_ptr<const std::vector<uint8_t>> published_sls;
+    {
+      std::lock_guard<std::mutex> lock(sl_mutex);
+      published_sls = dest_sl;
+    }
+    const std::vector<uint8_t> sl0;
+    input.previous_sl = published_sls ? published_sls.get() : &sl0;
     const ftclos::SweepOptions sweep_opts = sweep_options(subnet, threads);
     ftclos::SweepOutcome outcome = ftclos::run_sweep(input, sweep_opts, [&](auto level, auto& line) {
       log(level == ftclos::SweepLevel::kError  ? FTCLOS_LOG_ERROR
@@ -179,6 +201,14 @@ struct ftclos_engine {
   }
 
   int publish(ftclos::SubnetFabric& read, ftclos::Sweep& sweep, const char* dump_dir, Failure& failure) {
+    // A change in steps safe in flight: the first now, the others in the sweeps this one asks for.
+    pending.keep(read.fabric, read.lids, sweep.steps);
+    if (pending.left() > 0) {
+      sweep.routing.lfts = sweep.steps.steps.front();
+      log(FTCLOS_LOG_INFO, fmt::format("step 1 of {} of the change published; the next sweeps publish the others",
+                                       pending.total()));
+      if (sweep_request_fn) sweep_request_fn(sweep_request_ctx);
+    }
     last.keep(read.fabric, read.lids, sweep, options->scheme);
     switch_of = std::move(read.switch_of);
     lfts = std::move(sweep.routing.lfts);

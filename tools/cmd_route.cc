@@ -8,6 +8,8 @@
 // either way it reports both: entries changed and worst-case contention;
 // its contention polish stops at --repair-polish-work, as the plugin's does
 // after a failure.
+// --stages PREFIX writes the change from --previous as steps safe in flight
+// (engine/safe_steps.h); --previous-sl gives the earlier tables' SLs.
 // --sl writes the SL of every (source, destination) pair (audit/sl_file.h);
 // --vls is how many data VLs the ports offer (layered's budget). The
 // summary goes to stderr so the dump can go to stdout.
@@ -24,6 +26,7 @@
 #include "audit/audit.h"
 #include "audit/lft_parse.h"
 #include "audit/sl_file.h"
+#include "engine/safe_steps.h"
 #include "detect/summary.h"
 #include "engine/route_fabric.h"
 #include "engine/sweep.h"
@@ -48,6 +51,8 @@ struct RouteOptions {
   bool allow_unreachable = false;
   HintFiles hint_files;
   std::string previous;  // empty: route from scratch
+  std::string previous_sl;  // --previous's SL file; empty: the new tables' SLs
+  std::string stages;       // with `previous`: PREFIX of the safe steps' files (engine/safe_steps.h); empty: none
   bool rebalance = false;  // with `previous`: write the scheme's own tables, not the kept ones
   std::string guid2lid;  // empty: LIDs of the file, or ftclos's own
 };
@@ -125,6 +130,33 @@ void print_trade_off(const Sweep& sweep, const RouteOptions& options) {
 }
 
 // Runs the whole pipeline; returns the exit code.
+// --previous-sl: the SLs the previous tables were published with, per LID.
+Result<std::vector<uint8_t>> read_previous_sls(const Fabric& fabric, const LidMap& lids, const std::string& path) {
+  if (path.empty()) return std::vector<uint8_t>{};
+  Result<TextFile> file = read_text_file(path);
+  if (!file.ok()) return file.status();
+  Result<PathSls> sls = parse_sl_file(fabric, lids, *file);
+  if (!sls.ok()) return sls.status();
+  if (!sls->exceptions.empty())
+    return Status::Error(fmt::format("{}: SLs per (source, destination) pair; --previous-sl takes SLs per destination",
+                                     path));
+  return std::move(sls->dest_sl);
+}
+
+// "step K of N: ..." for the first pair of steps that is not safe.
+std::string unsafe_step(const SafeSteps& steps) {
+  for (size_t k = 0; k < steps.checks.size(); ++k) {
+    const TransitionCheck& check = steps.checks[k];
+    if (check.safe()) continue;
+    return fmt::format("the change from {} to step {} of {} is not safe in flight: {} looping LIDs, credit-loop VLs "
+                       "{:#x}{}",
+                       k == 0 ? std::string("the previous tables") : fmt::format("step {}", k), k + 1,
+                       steps.steps.size(), check.looping_lids, check.credit_loop_vls,
+                       check.examples.empty() ? "" : "; e.g. " + check.examples.front());
+  }
+  return "";
+}
+
 // The outputs may not overwrite an input or each other; --previous D -o D
 // (repair in place) is the one exception.
 Status check_files(const RouteOptions& options) {
@@ -159,8 +191,11 @@ int run(const RouteOptions& options) {
   const SweepOptions sweep_opts = sweep_options(options);
   progress.stage(fmt::format("read {} nodes; recognizing, routing with {} and checking every pair", fabric->size(),
                              options.scheme));
-  const SweepOutcome outcome = run_sweep(
-      {*fabric, *lids, *hints, options.previous.empty() ? nullptr : &previous->lfts}, sweep_opts);
+  Result<std::vector<uint8_t>> previous_sls = read_previous_sls(*fabric, *lids, options.previous_sl);
+  if (!previous_sls.ok()) return bad_input("route", previous_sls.status());
+  SweepInput input{*fabric, *lids, *hints, options.previous.empty() ? nullptr : &previous->lfts};
+  if (!options.previous_sl.empty()) input.previous_sl = &*previous_sls;
+  const SweepOutcome outcome = run_sweep(input, sweep_opts);
   if (!outcome.ok()) {
     fmt::print(stderr, "ftclos route: {}: {}\n", options.scheme, outcome.cause);
     return 1;
@@ -204,6 +239,29 @@ int run(const RouteOptions& options) {
     written = outputs.add(options.sl_file, [&](const TextSink& sink) {
       return write_sl_file(*lids, sweep.routing.dest_sl, {}, sink);
     });
+  if (!options.stages.empty()) {
+    const SafeSteps& steps = sweep.steps;
+    if (!steps.safe()) {
+      fmt::print(stderr, "ftclos route: {}; nothing written\n", unsafe_step(steps));
+      return 1;
+    }
+    // No entry changed: one step, the tables themselves.
+    const std::vector<Lfts> unchanged{sweep.routing.lfts};
+    const std::vector<Lfts>& sets = steps.steps.empty() ? unchanged : steps.steps;
+    for (size_t k = 0; written.ok() && k < sets.size(); ++k) {
+      const std::string prefix = fmt::format("{}.{}", options.stages, k + 1);
+      written = outputs.add(prefix + ".dump", [&](const TextSink& sink) {
+        return write_lft_dump(*fabric, *lids, sets[k], sink);
+      });
+      if (written.ok() && !options.sl_file.empty())
+        written = outputs.add(prefix + ".sl", [&](const TextSink& sink) {
+          return write_sl_file(*lids, sweep.routing.dest_sl, {}, sink);
+        });
+    }
+    if (written.ok())
+      fmt::print(stderr, "safe steps: {} ({}.1.dump .. {}.{}.dump; every consecutive pair loop-free and "
+                 "deadlock-free)\n", sets.size(), options.stages, options.stages, sets.size());
+  }
   if (written.ok()) written = outputs.commit();
   if (!written.ok()) return cli::bad_input("route", written);
   print_summary(sweep, *lids, options, milliseconds_since(start));
@@ -239,6 +297,14 @@ void add_route(CLI::App& app) {
                               "repair_polish_work (default {}; {} without --previous)",
                               kRepairPolishWork, kFullPolishWork))
       ->check(CLI::Range(0L, kFullPolishWork))
+      ->needs(sub->get_option("--previous"));
+  sub->add_option("--previous-sl", options->previous_sl,
+                  "With --previous: the SL file of the earlier tables (default: the new ones' SLs)")
+      ->needs(sub->get_option("--previous"));
+  sub->add_option("--stages", options->stages,
+                  "With --previous: also write the change as steps safe in flight, PREFIX.1.dump .. PREFIX.N.dump (and "
+                  "PREFIX.K.sl with --sl), the last equal to -o; every consecutive pair loop-free and deadlock-free "
+                  "(exit 1, nothing written, where they are not)")
       ->needs(sub->get_option("--previous"));
   sub->add_flag("--rebalance", options->rebalance,
                 "With --previous: write the scheme's own tables (best worst case) instead of the kept ones (fewest "

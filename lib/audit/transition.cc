@@ -14,7 +14,8 @@ namespace {
 constexpr int kVls = 16;
 constexpr size_t kExamples = 3;
 
-// The SLs packets to each LID may carry on either side: bit s of [lid].
+}  // namespace
+
 std::vector<uint16_t> sls_by_lid(const LidMap& lids, const TablesSide& before, const TablesSide& after) {
   std::vector<uint16_t> sls(lids.max_lid + 1, 0);
   for (const TablesSide* side : {&before, &after}) {
@@ -25,6 +26,8 @@ std::vector<uint16_t> sls_by_lid(const LidMap& lids, const TablesSide& before, c
   }
   return sls;
 }
+
+namespace {
 
 // One VL's union channel dependency graph, each dependency kept once.
 class UnionGraph {

@@ -38,6 +38,9 @@ struct TransitionCheck {
   bool safe() const { return looping_lids == 0 && credit_loop_vls == 0; }
 };
 
+/// The SLs packets to each LID may carry on either side: bit s of [lid].
+std::vector<uint16_t> sls_by_lid(const LidMap& lids, const TablesSide& before, const TablesSide& after);
+
 /// Whether every mix of `before` and `after` on `lids` is loop-free and
 /// deadlock-free. Both sides' tables index the same nodes and LIDs.
 TransitionCheck check_transition(const Fabric& fabric, const LidMap& lids, const TablesSide& before,

@@ -49,6 +49,11 @@ class LastSweep {
 
   /// Keeps `sweep`'s tables (on `fabric`, `lids`) and what multicast trees need.
   void keep(const Fabric& fabric, const LidMap& lids, const Sweep& sweep, std::string_view scheme);
+  /// Keeps `lfts` as the tables the switches hold (a step of a change,
+  /// engine/pending_steps.h); the multicast order stays the last sweep's.
+  void keep_tables(const Fabric& fabric, const LidMap& lids, const Lfts& lfts) {
+    tables_ = TablesByGuid(fabric, lids, lfts);
+  }
   void clear() { *this = LastSweep(); }
 
   /// The tree of group `mlid` over the member port GUIDs.

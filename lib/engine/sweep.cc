@@ -39,7 +39,10 @@ class SweepRun {
       keep_valid_entries();
       install_polished();
       count_changes();
-      if (check()) say(SweepLevel::kInfo, summary(in_.read_ms + ms_since(start)));
+      if (check()) {
+        plan_steps();
+        say(SweepLevel::kInfo, summary(in_.read_ms + ms_since(start)));
+      }
     }
     return std::move(out_);
   }
@@ -201,6 +204,34 @@ class SweepRun {
     const TableChange change = table_change(in_.lids, *in_.previous, sweep().routing.lfts);
     sweep().changed = change.entries;
     sweep().changed_blocks = change.blocks;
+  }
+
+  // The change from the previous tables in steps safe in flight (checking
+  // time): each consecutive pair's every mix loop-free and deadlock-free.
+  void plan_steps() {
+    if (!in_.previous || sweep().changed == 0) return;
+    const Clock::time_point start = Clock::now();
+    const Routing& routing = sweep().routing;
+    const std::vector<SlException> no_exceptions;
+    sweep().steps = plan_safe_steps(in_.fabric, in_.lids,
+                                    {*in_.previous, in_.previous_sl ? *in_.previous_sl : routing.dest_sl, no_exceptions},
+                                    {routing.lfts, routing.dest_sl, no_exceptions});
+    sweep().check_ms += ms_since(start);
+    const SafeSteps& steps = sweep().steps;
+    if (!steps.safe()) {
+      const auto unsafe = std::ranges::find_if(steps.checks, [](const TransitionCheck& c) { return !c.safe(); });
+      say(SweepLevel::kError,
+          numbered(SweepError::kUnsafeChange,
+                   fmt::format("no order of the change is safe in flight ({} looping LIDs{}); installing it in {} "
+                               "step{} all the same",
+                               unsafe->looping_lids,
+                               unsafe->examples.empty() ? "" : ", e.g. " + unsafe->examples.front(), steps.steps.size(),
+                               steps.steps.size() == 1 ? "" : "s")));
+    } else if (steps.steps.size() > 1) {
+      say(SweepLevel::kVerbose, fmt::format("the change goes out in {} steps safe in flight (every mix of two "
+                                            "consecutive ones loop-free and deadlock-free)",
+                                            steps.steps.size()));
+    }
   }
 
   // Installs the merged tables when they pass the check; says so.

@@ -12,12 +12,14 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "audit/audit.h"
 #include "audit/trade_off.h"
 #include "core/fabric.h"
 #include "detect/detect.h"
 #include "detect/host_hints.h"
+#include "engine/safe_steps.h"
 #include "route/lid_map.h"
 #include "route/routing.h"
 
@@ -39,6 +41,7 @@ enum class SweepError {
   kBadHints = 13,
   kMcastUnordered = 15,
   kMcastTree,
+  kUnsafeChange,
 };
 
 /// "ERR nn: what", the form operators grep OpenSM's log for.
@@ -97,6 +100,8 @@ struct SweepInput {
   // The deferred polish of this very fabric and LIDs, with `previous` its
   // published tables: installed when its worst case is lower.
   const PolishedTables* polished = nullptr;
+  // The SLs `previous` was published with (per LID); nullptr: the new ones.
+  const std::vector<uint8_t>* previous_sl = nullptr;
 };
 
 /// What one sweep learned; `routing` holds the tables to publish.
@@ -111,6 +116,9 @@ struct Sweep {
   bool polish_deferred = false;      // the polish stopped at repair_polish_work: a full one may do better
   long changed = -1;                 // entries that differ from the previous tables; -1: none given
   long changed_blocks = -1;          // 64-LID LFT blocks holding them (what OpenSM sends); -1: none given
+  // The change from `previous` in steps safe in flight (engine/safe_steps.h),
+  // the last `routing.lfts`; empty without previous tables.
+  SafeSteps steps;
   double recognize_ms = 0, route_ms = 0, check_ms = 0;
 };
 

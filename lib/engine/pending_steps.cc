@@ -1,0 +1,27 @@
+#include "engine/pending_steps.h"
+
+#include "engine/deferred_polish.h"
+
+namespace ftclos {
+
+void PendingSteps::keep(const Fabric& fabric, const LidMap& lids, const SafeSteps& steps) {
+  steps_.clear();
+  total_ = static_cast<int>(steps.steps.size());
+  if (total_ < 2) return;
+  fabric_ = fabric;
+  lids_ = lids;
+  steps_.assign(steps.steps.begin() + 1, steps.steps.end());
+}
+
+std::optional<Lfts> PendingSteps::next_for(const Fabric& fabric, const LidMap& lids) {
+  if (steps_.empty()) return std::nullopt;
+  if (!same_subnet(fabric_, lids_, fabric, lids)) {
+    steps_.clear();
+    return std::nullopt;
+  }
+  Lfts next = std::move(steps_.front());
+  steps_.pop_front();
+  return next;
+}
+
+}  // namespace ftclos

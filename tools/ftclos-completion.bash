@@ -35,7 +35,7 @@ _ftclos() {
       mapfile -t COMPREPLY < <(compgen -P "$head" -W "$names" -- "$tail")
       return ;;
     --lmc | --vls | --seed | --offset | --fail-links) return ;;
-    -o | --output | --json | --html | --guid2lid | --pathbits | --previous | --compare | --*-guid-file | --roots | --ibnl-dir | --permutation)
+    -o | --output | --json | --html | --guid2lid | --pathbits | --previous | --previous-sl | --sl | --new-sl | --stages | --compare | --*-guid-file | --roots | --ibnl-dir | --permutation)
       _filedir
       return ;;
   esac

@@ -101,75 +101,92 @@ TransitionCheck check_transition(const Fabric& fabric, const LidMap& lids, const
   for (int v = 0; v < kVls; ++v) vls.emplace_back(channels.count());
   const std::vector<int>& switches = channels.switches();
   // Per switch, for the LID at hand: its old and new ports (equal when the entry stays).
-  std::vector<std::array<uint8_t, 2>> ports(fabric.size());
   auto next_switch = [&](int x, uint8_t port) {
     const int c = channels.of(x, port);
     return c < 0 ? -1 : channels.peer(c);
   };
+  // Each switch's old and new ports for a block of LIDs, read a table line
+  // at a time (one LID at a time reads one line of every table).
+  constexpr int kBlock = 64;
+  std::vector<std::array<uint8_t, 2>> block(static_cast<size_t>(kBlock) * fabric.size());
   std::vector<uint8_t> color(fabric.size(), 0);  // the loop search: 0 new, 1 on the path, 2 done
   std::vector<int> parent(fabric.size(), -1), stack;
-  for (int lid = 1; lid <= lids.max_lid; ++lid) {
-    if (lids.owner[lid] < 0) continue;
-    ++out.lids;
-    for (int x : switches) {
-      ports[x] = {before.lfts.at_or_none(x, lid), after.lfts.at_or_none(x, lid)};
-      out.changed_entries += ports[x][0] != ports[x][1];
-    }
-    // A loop of the union next hops: a depth-first search over out-degrees of at most two.
-    std::vector<int> loop;
-    for (int x : switches) color[x] = 0;
-    for (int start : switches) {
-      if (color[start] != 0 || !loop.empty()) continue;
-      stack.assign(1, start);
-      parent[start] = -1;
-      while (!stack.empty() && loop.empty()) {
-        const int x = stack.back();
-        if (color[x] == 0) color[x] = 1;
-        bool pushed = false;
-        for (uint8_t port : ports[x]) {
-          const int y = next_switch(x, port);
-          if (y < 0) continue;
-          if (color[y] == 1) {  // back to the path: the loop is y .. x
-            for (int z = x; z != y; z = parent[z]) loop.push_back(z);
-            loop.push_back(y);
-            std::ranges::reverse(loop);
-            break;
+  std::vector<int> on_vls;
+  for (int first_lid = 1; first_lid <= lids.max_lid; first_lid += kBlock) {
+    const int last_lid = std::min(lids.max_lid, first_lid + kBlock - 1);
+    for (int x : switches)
+      for (int lid = first_lid; lid <= last_lid; ++lid)
+        block[static_cast<size_t>(lid - first_lid) * fabric.size() + x] = {before.lfts.at_or_none(x, lid),
+                                                                            after.lfts.at_or_none(x, lid)};
+    for (int lid = first_lid; lid <= last_lid; ++lid) {
+      if (lids.owner[lid] < 0) continue;
+      ++out.lids;
+      const std::array<uint8_t, 2>* ports = &block[static_cast<size_t>(lid - first_lid) * fabric.size()];
+      long changed = 0;
+      for (int x : switches) changed += ports[x][0] != ports[x][1];
+      out.changed_entries += changed;
+      // A loop of the union next hops: a depth-first search over out-degrees
+      // of at most two. A LID none of whose entries changes loops only where
+      // both tables do, which their own audit says.
+      std::vector<int> loop;
+      if (changed > 0) {
+        for (int x : switches) color[x] = 0;
+        for (int start : switches) {
+          if (color[start] != 0 || !loop.empty()) continue;
+          stack.assign(1, start);
+          parent[start] = -1;
+          while (!stack.empty() && loop.empty()) {
+            const int x = stack.back();
+            if (color[x] == 0) color[x] = 1;
+            bool pushed = false;
+            for (uint8_t port : ports[x]) {
+              const int y = next_switch(x, port);
+              if (y < 0) continue;
+              if (color[y] == 1) {  // back to the path: the loop is y .. x
+                for (int z = x; z != y; z = parent[z]) loop.push_back(z);
+                loop.push_back(y);
+                std::ranges::reverse(loop);
+                break;
+              }
+              if (color[y] == 0) {
+                parent[y] = x;
+                stack.push_back(y);
+                pushed = true;
+                break;
+              }
+            }
+            if (!pushed && loop.empty()) {
+              color[x] = 2;
+              stack.pop_back();
+            }
           }
-          if (color[y] == 0) {
-            parent[y] = x;
-            stack.push_back(y);
-            pushed = true;
-            break;
-          }
-        }
-        if (!pushed && loop.empty()) {
-          color[x] = 2;
-          stack.pop_back();
         }
       }
-    }
-    if (!loop.empty()) {
-      if (out.looping_lids++ < static_cast<long>(kExamples)) {
+      if (!loop.empty() && out.looping_lids++ < static_cast<long>(kExamples)) {
         std::vector<std::string> names;
         for (int x : loop) names.push_back(fabric.node(x).display_name());
         names.push_back(fabric.node(loop.front()).display_name());
         out.examples.push_back(fmt::format("LID {:#x} ({}): old and new next hops loop: {}", lid,
                                            fabric.node(lids.owner[lid]).display_name(), fmt::join(names, " -> ")));
       }
-    }
-    // The union dependencies, on the VL of every SL either side gives the LID.
-    for (int x : switches)
-      for (uint8_t port : ports[x]) {
-        const int first = channels.of(x, port);
-        if (first < 0) continue;
-        const int y = channels.peer(first);
-        for (uint8_t onward : ports[y]) {
-          const int second = channels.of(y, onward);
-          if (second < 0) continue;
-          for (int v = 0; v < kVls; ++v)
-            if (sls[lid] & (1u << v)) vls[v].add(first, second);
+      // The union dependencies, on the VL of every SL either side gives the LID.
+      on_vls.clear();
+      for (int v = 0; v < kVls; ++v)
+        if (sls[lid] & (1u << v)) on_vls.push_back(v);
+      for (int x : switches)
+        for (int side = 0; side < 2; ++side) {
+          if (side == 1 && ports[x][1] == ports[x][0]) break;
+          const int first = channels.of(x, ports[x][side]);
+          if (first < 0) continue;
+          const int y = channels.peer(first);
+          for (int onward_side = 0; onward_side < 2; ++onward_side) {
+            if (onward_side == 1 && ports[y][1] == ports[y][0]) break;
+            const int second = channels.of(y, ports[y][onward_side]);
+            if (second < 0) continue;
+            for (int v : on_vls) vls[v].add(first, second);
+          }
         }
-      }
+    }
   }
   for (int v = 0; v < kVls; ++v) {
     const std::vector<int> cycle = vls[v].cycle();

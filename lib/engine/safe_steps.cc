@@ -146,9 +146,9 @@ Schedule chain_schedule(const Change& change) {
   return step;
 }
 
-// The table sets `schedule` gives, published from each to the furthest one
-// the change to which is safe.
-SafeSteps publish(const Change& change, const Schedule& schedule) {
+// The table sets `schedule` gives, published in turn or, with `jump`, from
+// each to the furthest one the change to which is safe.
+SafeSteps publish(const Change& change, const Schedule& schedule, bool jump) {
   int steps = 1;
   for (const std::vector<uint8_t>& row : schedule)
     for (uint8_t s : row) steps = std::max<int>(steps, s);
@@ -167,7 +167,7 @@ SafeSteps publish(const Change& change, const Schedule& schedule) {
   const std::vector<uint8_t>* from_sls = &change.before.dest_sl;
   const std::vector<SlException>* from_exceptions = &change.before.sl_exceptions;
   for (size_t next = 0; next < candidates.size();) {
-    size_t to = candidates.size() - 1;
+    size_t to = jump ? candidates.size() - 1 : next;
     TransitionCheck check;
     for (;; --to) {
       check = check_transition(change.fabric, change.lids, {*from, *from_sls, *from_exceptions},
@@ -290,9 +290,10 @@ SafeSteps admitted_steps(const Change& change, int most_steps) {
 
 SafeSteps plan_safe_steps(const Fabric& fabric, const LidMap& lids, const TablesSide& before, const TablesSide& after) {
   const Change change{fabric, lids, before, after};
-  SafeSteps held_back = publish(change, hold_back_schedule(change));
+  // Holding back is as few steps as loops allow; the chain may hold back more than needed.
+  SafeSteps held_back = publish(change, hold_back_schedule(change), false);
   if (held_back.safe()) return held_back;
-  SafeSteps chained = publish(change, chain_schedule(change));
+  SafeSteps chained = publish(change, chain_schedule(change), true);
   if (chained.safe()) return chained;
   SafeSteps admitted = admitted_steps(change, kMostAdmittedSteps);
   return admitted.safe() ? admitted : held_back;

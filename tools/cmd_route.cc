@@ -143,20 +143,6 @@ Result<std::vector<uint8_t>> read_previous_sls(const Fabric& fabric, const LidMa
   return std::move(sls->dest_sl);
 }
 
-// "step K of N: ..." for the first pair of steps that is not safe.
-std::string unsafe_step(const SafeSteps& steps) {
-  for (size_t k = 0; k < steps.checks.size(); ++k) {
-    const TransitionCheck& check = steps.checks[k];
-    if (check.safe()) continue;
-    return fmt::format("the change from {} to step {} of {} is not safe in flight: {} looping LIDs, credit-loop VLs "
-                       "{:#x}{}",
-                       k == 0 ? std::string("the previous tables") : fmt::format("step {}", k), k + 1,
-                       steps.steps.size(), check.looping_lids, check.credit_loop_vls,
-                       check.examples.empty() ? "" : "; e.g. " + check.examples.front());
-  }
-  return "";
-}
-
 // The outputs may not overwrite an input or each other; --previous D -o D
 // (repair in place) is the one exception.
 Status check_files(const RouteOptions& options) {
@@ -242,7 +228,7 @@ int run(const RouteOptions& options) {
   if (!options.stages.empty()) {
     const SafeSteps& steps = sweep.steps;
     if (!steps.safe()) {
-      fmt::print(stderr, "ftclos route: {}; nothing written\n", unsafe_step(steps));
+      fmt::print(stderr, "ftclos route: {}; nothing written\n", steps.unsafe_pair());
       return 1;
     }
     // No entry changed: one step, the tables themselves.

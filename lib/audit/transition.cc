@@ -109,8 +109,7 @@ TransitionCheck check_transition(const Fabric& fabric, const LidMap& lids, const
   // at a time (one LID at a time reads one line of every table).
   constexpr int kBlock = 64;
   std::vector<std::array<uint8_t, 2>> block(static_cast<size_t>(kBlock) * fabric.size());
-  std::vector<uint8_t> color(fabric.size(), 0);  // the loop search: 0 new, 1 on the path, 2 done
-  std::vector<int> parent(fabric.size(), -1), stack;
+  UnionLoopSearch loops(fabric.size());
   std::vector<int> on_vls;
   for (int first_lid = 1; first_lid <= lids.max_lid; first_lid += kBlock) {
     const int last_lid = std::min(lids.max_lid, first_lid + kBlock - 1);
@@ -125,43 +124,11 @@ TransitionCheck check_transition(const Fabric& fabric, const LidMap& lids, const
       long changed = 0;
       for (int x : switches) changed += ports[x][0] != ports[x][1];
       out.changed_entries += changed;
-      // A loop of the union next hops: a depth-first search over out-degrees
-      // of at most two. A LID none of whose entries changes loops only where
-      // both tables do, which their own audit says.
-      std::vector<int> loop;
-      if (changed > 0) {
-        for (int x : switches) color[x] = 0;
-        for (int start : switches) {
-          if (color[start] != 0 || !loop.empty()) continue;
-          stack.assign(1, start);
-          parent[start] = -1;
-          while (!stack.empty() && loop.empty()) {
-            const int x = stack.back();
-            if (color[x] == 0) color[x] = 1;
-            bool pushed = false;
-            for (uint8_t port : ports[x]) {
-              const int y = next_switch(x, port);
-              if (y < 0) continue;
-              if (color[y] == 1) {  // back to the path: the loop is y .. x
-                for (int z = x; z != y; z = parent[z]) loop.push_back(z);
-                loop.push_back(y);
-                std::ranges::reverse(loop);
-                break;
-              }
-              if (color[y] == 0) {
-                parent[y] = x;
-                stack.push_back(y);
-                pushed = true;
-                break;
-              }
-            }
-            if (!pushed && loop.empty()) {
-              color[x] = 2;
-              stack.pop_back();
-            }
-          }
-        }
-      }
+      // A loop of the union next hops. A LID none of whose entries changes
+      // loops only where both tables do, which their own audit says.
+      const std::vector<int> loop = changed == 0 ? std::vector<int>{} : loops.find(switches, [&](int x) {
+        return std::array<int, 2>{next_switch(x, ports[x][0]), next_switch(x, ports[x][1])};
+      });
       if (!loop.empty() && out.looping_lids++ < static_cast<long>(kExamples)) {
         std::vector<std::string> names;
         for (int x : loop) names.push_back(fabric.node(x).display_name());

@@ -10,6 +10,7 @@
 // every SL either side gives it (VL = SL, OpenSM's default qos_sl2vl).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -36,6 +37,54 @@ struct TransitionCheck {
   std::vector<std::string> examples;  // the first looping LIDs and a cycle per VL, for people
 
   bool safe() const { return looping_lids == 0 && credit_loop_vls == 0; }
+};
+
+/// A loop among switches with at most two next switches each (toward one
+/// LID: the old and the new next hop, -1 for none), by depth-first search.
+/// Its scratch is kept for the next LID.
+class UnionLoopSearch {
+ public:
+  explicit UnionLoopSearch(int nodes) : color_(nodes, 0), parent_(nodes, -1) {}
+
+  /// The switches of a loop, each one's next hop the following one (the
+  /// last's the first); empty when there is none. `next(x)` gives x's two.
+  template <class Next>
+  std::vector<int> find(const std::vector<int>& switches, Next next) {
+    std::vector<int> loop;
+    for (int x : switches) color_[x] = 0;
+    for (int start : switches) {
+      if (color_[start] != 0) continue;
+      stack_.assign(1, start);
+      parent_[start] = -1;
+      while (!stack_.empty()) {
+        const int x = stack_.back();
+        color_[x] = 1;  // on the path
+        bool pushed = false;
+        for (int y : next(x)) {
+          if (y < 0 || color_[y] == 2) continue;
+          if (color_[y] == 1) {  // back to the path: the loop is y .. x
+            for (int z = x; z != y; z = parent_[z]) loop.push_back(z);
+            loop.push_back(y);
+            std::ranges::reverse(loop);
+            return loop;
+          }
+          parent_[y] = x;
+          stack_.push_back(y);
+          pushed = true;
+          break;
+        }
+        if (!pushed) {
+          color_[x] = 2;  // done
+          stack_.pop_back();
+        }
+      }
+    }
+    return loop;
+  }
+
+ private:
+  std::vector<uint8_t> color_;
+  std::vector<int> parent_, stack_;
 };
 
 /// The SLs packets to each LID may carry on either side: bit s of [lid].

@@ -38,6 +38,14 @@ int sibling_port(const Fabric& fabric, int x, const std::vector<int>& sibling_po
   return best;
 }
 
+// The hosts of the fullest leaf.
+int most_leaf_hosts(const Fabric& fabric, const Levels& levels) {
+  int most = 0;
+  for (int x = 0; x < fabric.size(); ++x)
+    if (fabric.node(x).is_switch() && levels.of[x] == 1) most = std::max(most, hosts_on(fabric, x));
+  return most;
+}
+
 // At most half the hosts of the fullest leaf: a management leaf (login,
 // UFM, a storage head or two), not a compute leaf whose spines were lost
 // (it keeps its hosts).
@@ -54,13 +62,12 @@ std::vector<int> thin_leaves(const Fabric& fabric, const Levels& levels) {
   // most common count is below the full one, and a management leaf with
   // half the full count would be more than half of it.
   Uplinks usual;
-  int most_hosts = 0;
   for (int x = 0; x < fabric.size(); ++x)
     if (fabric.node(x).is_switch() && levels.of[x] == 1) {
       const Uplinks up = uplinks_of(fabric, levels, x);
       usual = {std::max(usual.cables, up.cables), std::max(usual.spines, up.spines)};
-      most_hosts = std::max(most_hosts, hosts_on(fabric, x));
     }
+  const int most_hosts = most_leaf_hosts(fabric, levels);
   std::vector<int> thin;
   for (int x = 0; x < fabric.size(); ++x) {
     if (!fabric.node(x).is_switch() || levels.of[x] != 1) continue;
@@ -72,9 +79,7 @@ std::vector<int> thin_leaves(const Fabric& fabric, const Levels& levels) {
 }
 
 std::vector<int> management_spines(const Fabric& fabric, const Levels& levels, const std::vector<int>& management) {
-  int most_hosts = 0;
-  for (int x = 0; x < fabric.size(); ++x)
-    if (fabric.node(x).is_switch() && levels.of[x] == 1) most_hosts = std::max(most_hosts, hosts_on(fabric, x));
+  const int most_hosts = most_leaf_hosts(fabric, levels);
   std::vector<bool> is_management(fabric.size(), false);
   for (int x : management) is_management[x] = few_hosts(fabric, x, most_hosts);
   std::vector<int> spines;

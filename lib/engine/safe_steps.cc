@@ -1,5 +1,7 @@
 #include "engine/safe_steps.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 
@@ -9,6 +11,19 @@ namespace ftclos {
 
 bool SafeSteps::safe() const {
   return std::ranges::all_of(checks, [](const TransitionCheck& check) { return check.safe(); });
+}
+
+std::string SafeSteps::unsafe_pair() const {
+  for (size_t k = 0; k < checks.size(); ++k) {
+    const TransitionCheck& check = checks[k];
+    if (check.safe()) continue;
+    return fmt::format("the change from {} to step {} of {} is not safe in flight: {} looping LIDs, credit-loop VLs "
+                       "{:#x}{}",
+                       k == 0 ? std::string("the previous tables") : fmt::format("step {}", k), k + 1, steps.size(),
+                       check.looping_lids, check.credit_loop_vls,
+                       check.examples.empty() ? "" : "; e.g. " + check.examples.front());
+  }
+  return "";
 }
 
 namespace {
@@ -48,8 +63,7 @@ Schedule hold_back_schedule(const Change& change) {
   Schedule step = change.empty();
   const std::vector<int>& switches = change.switches();
   std::vector<std::array<int, 2>> hops(change.fabric.size());  // next switch before and after step t
-  std::vector<uint8_t> color(change.fabric.size(), 0);
-  std::vector<int> parent(change.fabric.size(), -1), stack, cycle;
+  UnionLoopSearch loops(change.fabric.size());
   for (int lid = 1; lid <= change.lids.max_lid; ++lid) {
     if (change.lids.owner[lid] < 0) continue;
     bool any = false;
@@ -64,41 +78,12 @@ Schedule hold_back_schedule(const Change& change) {
           hops[x] = {s != 0 && s < t ? new_hop : old_hop, s != 0 && s <= t ? new_hop : old_hop};
           any |= s > t;
         }
-        // A cycle of the union of the two states, by depth-first search.
-        cycle.clear();
-        for (int x : switches) color[x] = 0;
-        for (int start : switches) {
-          if (color[start] != 0 || !cycle.empty()) continue;
-          stack.assign(1, start);
-          while (!stack.empty() && cycle.empty()) {
-            const int x = stack.back();
-            color[x] = 1;
-            bool pushed = false;
-            for (int y : hops[x]) {
-              if (y < 0 || color[y] == 2) continue;
-              if (color[y] == 1) {
-                for (int z = x; z != y; z = parent[z]) cycle.push_back(z);
-                cycle.push_back(y);
-                break;
-              }
-              parent[y] = x;
-              stack.push_back(y);
-              pushed = true;
-              break;
-            }
-            if (!pushed && cycle.empty()) {
-              color[x] = 2;
-              stack.pop_back();
-            }
-          }
-        }
-        if (cycle.empty()) break;
-        // Hold back a switch whose edge on the loop is its new entry, taken
-        // at step t (the loop runs cycle[i] -> cycle[i - 1], and cycle[0]
-        // -> its last).
+        const std::vector<int> loop = loops.find(switches, [&](int x) { return hops[x]; });
+        if (loop.empty()) break;
+        // Hold back a switch whose edge on the loop is its new entry, taken at step t.
         int held = -1;
-        for (size_t i = 0; i < cycle.size() && held < 0; ++i) {
-          const int x = cycle[i], onward = cycle[i == 0 ? cycle.size() - 1 : i - 1];
+        for (size_t i = 0; i < loop.size() && held < 0; ++i) {
+          const int x = loop[i], onward = loop[(i + 1) % loop.size()];
           if (step[x][lid] == t && hops[x][1] == onward && hops[x][0] != onward) held = x;
         }
         if (held < 0) break;  // the old tables themselves loop: nothing to hold

@@ -15,6 +15,7 @@
 // each side's SLs) before it is handed out.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "audit/transition.h"
@@ -29,6 +30,9 @@ struct SafeSteps {
   std::vector<TransitionCheck> checks;  // old -> steps[0], steps[0] -> steps[1], ...
 
   bool safe() const;
+  /// The first pair of steps that is not safe, for people ("" when every
+  /// pair is): which, its looping LIDs and credit-loop VLs, an example.
+  std::string unsafe_pair() const;
 };
 
 /// The steps from `before` to `after` on `fabric`'s `lids` (one step where

@@ -219,14 +219,11 @@ class SweepRun {
     sweep().check_ms += ms_since(start);
     const SafeSteps& steps = sweep().steps;
     if (!steps.safe()) {
-      const auto unsafe = std::ranges::find_if(steps.checks, [](const TransitionCheck& c) { return !c.safe(); });
-      say(SweepLevel::kError,
-          numbered(SweepError::kUnsafeChange,
-                   fmt::format("no order of the change is safe in flight ({} looping LIDs{}); installing it in {} "
-                               "step{} all the same",
-                               unsafe->looping_lids,
-                               unsafe->examples.empty() ? "" : ", e.g. " + unsafe->examples.front(), steps.steps.size(),
-                               steps.steps.size() == 1 ? "" : "s")));
+      say(SweepLevel::kError, numbered(SweepError::kUnsafeChange,
+                                       fmt::format("no order of the change is safe in flight ({}); installing it in "
+                                                   "{} step{} all the same",
+                                                   steps.unsafe_pair(), steps.steps.size(),
+                                                   steps.steps.size() == 1 ? "" : "s")));
     } else if (steps.steps.size() > 1) {
       say(SweepLevel::kVerbose, fmt::format("the change goes out in {} steps safe in flight (every mix of two "
                                             "consecutive ones loop-free and deadlock-free)",

@@ -59,29 +59,25 @@ std::pair<int, int> layer_greedily(const RoutingInput& input, const std::vector<
   return place_on_sls(channels, layers, lids, first, routing);
 }
 
-// SHARP Aggregation Nodes on every spine and core of a 3-level pod, and
-// the hosts of management switches hung off single spines and cores, are
-// attached hosts whose tree detours need several SLs together. They take
-// up*/down* routes (paths/updown_star.h) instead, all on SL 1: a subset of
-// one up*/down* routing's LIDs is acyclic on its own. Their traffic needs
-// routes more than bandwidth (contention counts compute hosts only), so
-// their longer paths cost nothing that counts. Returns false (tables
-// unchanged) where up*/down* cannot route the fabric.
-bool apart_on_updown_star(const RoutingInput& input, const std::vector<int>& an_lids, Routing& routing) {
+}  // namespace
+
+bool take_updown_star_trees(const RoutingInput& input, const std::vector<int>& lids, int sl, Routing& routing) {
   Result<Routing> star = route_updown_star(input);
   if (!star.ok()) return false;
   Lfts merged = routing.lfts;
   for (size_t node = 0; node < merged.port.size(); ++node)
-    for (int lid : an_lids)
+    for (int lid : lids)
       if (!merged.port[node].empty()) merged.port[node][lid] = star->lfts.port[node][lid];
-  if (!layer_acyclic(input.fabric, input.detection.star, merged, an_lids)) return false;
+  std::vector<int> on_sl = lids;
+  for (int lid = 1; lid <= input.lids.max_lid; ++lid)
+    if (input.lids.owner[lid] >= 0 && (routing.dest_sl.empty() ? 0 : routing.dest_sl[lid]) == sl) on_sl.push_back(lid);
+  if (!layer_acyclic(input.fabric, input.detection.star, merged, on_sl)) return false;
   routing.lfts = std::move(merged);
-  for (int lid : an_lids) routing.dest_sl[lid] = 1;
-  routing.star_sl = 1;
+  if (routing.dest_sl.empty()) routing.dest_sl.assign(input.lids.max_lid + 1, 0);
+  for (int lid : lids) routing.dest_sl[lid] = static_cast<uint8_t>(sl);
+  routing.star_sl = sl;
   return true;
 }
-
-}  // namespace
 
 int layer_detours(const RoutingInput& input, const UpDownReach& reach, Routing& routing) {
   const Fabric& fabric = input.fabric;
@@ -102,9 +98,13 @@ int layer_detours(const RoutingInput& input, const UpDownReach& reach, Routing& 
   // close no cycle; one search says whether they do, before any layering.
   const bool one_sl = layer_acyclic(fabric, input.detection.star, routing.lfts, detour_lids);
   // Where the tree's detours take more than SL 1 and ANs or management
-  // hosts are among them: those on up*/down* routes on SL 1, the others
-  // (storage on spines) layered from SL 2.
-  if (!one_sl && !star_lids.empty() && apart_on_updown_star(input, star_lids, routing)) {
+  // hosts are among them (SHARP Aggregation Nodes on every spine and core
+  // of a 3-level pod, hosts of management switches hung off single spines
+  // and cores: their tree detours need several SLs together): those on
+  // up*/down* trees on SL 1, the others (storage on spines) layered from
+  // SL 2. Their traffic needs routes more than bandwidth (contention counts
+  // compute hosts only), so their longer paths cost nothing that counts.
+  if (!one_sl && !star_lids.empty() && take_updown_star_trees(input, star_lids, 1, routing)) {
     const auto [highest, unplaced] =
         other_lids.empty() ? std::pair{1, 0} : layer_greedily(input, other_lids, 2, routing);
     routing.notes.push_back(fmt::format(

@@ -36,6 +36,13 @@ int layer_turning_lids(const RoutingInput& input, const std::vector<int>& lids, 
 /// others stay, noted), `which` saying what they are. Returns how many moved.
 int settle_credit_loops(const RoutingInput& input, int highest_sl, std::string_view which, Routing& routing);
 
+/// Moves `lids` to their up*/down* trees (paths/updown_star.h) on SL `sl`,
+/// which becomes Routing::star_sl, where the routes of every LID then on
+/// `sl` stay acyclic (a subset of one up*/down* routing's LIDs is). Returns
+/// false, the tables unchanged, where up*/down* cannot route the fabric or
+/// the layer would close a cycle.
+bool take_updown_star_trees(const RoutingInput& input, const std::vector<int>& lids, int sl, Routing& routing);
+
 /// Whether the channel dependency graph of the routes to `lids` (one SL's
 /// LIDs) is acyclic in `lfts`: what a change to a layered LID's entries
 /// must keep (paths/contention_polish.h). `star` orders the search (Channels).

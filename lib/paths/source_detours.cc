@@ -8,7 +8,6 @@
 
 #include "paths/cdg_layers.h"
 #include "paths/detour_layers.h"
-#include "paths/updown_star.h"
 
 namespace ftclos {
 namespace {
@@ -38,20 +37,9 @@ int take_star_trees(const RoutingInput& input, const std::vector<Hole>& holes, R
       ++filled;
     }
   if (lids.empty() || routing.star_sl < 0) return 0;
-  Result<Routing> star = route_updown_star(input);
-  if (!star.ok()) return 0;
   std::ranges::sort(lids);
   lids.erase(std::unique(lids.begin(), lids.end()), lids.end());
-  Lfts merged = routing.lfts;
-  for (size_t x = 0; x < merged.port.size(); ++x)
-    for (int lid : lids)
-      if (!merged.port[x].empty()) merged.port[x][lid] = star->lfts.port[x][lid];
-  std::vector<int> on_star = lids;
-  for (size_t lid = 1; lid < routing.dest_sl.size(); ++lid)
-    if (routing.dest_sl[lid] == routing.star_sl) on_star.push_back(static_cast<int>(lid));
-  if (!layer_acyclic(input.fabric, input.detection.star, merged, on_star)) return 0;
-  routing.lfts = std::move(merged);
-  for (int lid : lids) routing.dest_sl[lid] = static_cast<uint8_t>(routing.star_sl);
+  if (!take_updown_star_trees(input, lids, routing.star_sl, routing)) return 0;
   routing.notes.push_back(fmt::format("{} LIDs some switch with CAs still could not reach take their up*/down* trees "
                                       "on SL {}",
                                       lids.size(), routing.star_sl));

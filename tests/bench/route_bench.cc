@@ -259,49 +259,20 @@ const std::string& pod3784_text() {
   return text;
 }
 
-// What `ftclos route pod.net -o FILE --sl FILE` does (read the file,
-// assign LIDs, the sweep: recognize, auto: updown, D-mod-k challenging it,
-// the check; write the dump, here to a sink that drops it: the file system
-// is not measured) against what `ftclos detect pod.net` does (read the
-// file, recognize). Issue #30: within 10x. Measured 2026-11-27 with the
-// commands, idle: 31x before (2.66 s against 84 ms).
-void BM_RouteAndWritePod3784(benchmark::State& state) {
-  const std::string& text = pod3784_text();
+// What `ftclos route FILE -o DUMP --sl SLS` does (read the file, assign
+// LIDs, the sweep: recognize, auto: updown, D-mod-k challenging it, the
+// check; write the dump, here to a sink that drops it: the file system is
+// not measured) against what `ftclos detect FILE` does (read the file,
+// recognize), `read` reading the file; within `limit` times.
+template <class Read>
+void route_and_write_against_detect(benchmark::State& state, Read read, double limit) {
   const HostHints hints;
   SweepOptions as_route_with_sls;  // tools/cmd_route.cc's sweep_options
   as_route_with_sls.allow_unreachable = true;
   as_route_with_sls.check_switch_routes = true;
   as_route_with_sls.check_non_minimal = true;
-  const double detect_ms = bench::median_ms([&] {
-    benchmark::DoNotOptimize(detect(parse_fabric_text(text, "pod.net")->fabric));
-  });
-  bench::run_against(state, detect_ms, 10, [&] {
-    const Fabric fabric = std::move(parse_fabric_text(text, "pod.net")->fabric);
-    const LidMap lids = *assign_lids(fabric, 0);
-    const SweepOutcome outcome = run_sweep({fabric, lids, hints}, as_route_with_sls);
-    if (!outcome.ok()) state.SkipWithError(outcome.message.c_str());
-    write_lft_dump(fabric, lids, outcome.sweep.routing.lfts, [&](std::string_view chunk) {
-      benchmark::DoNotOptimize(chunk.data());
-      return true;
-    });
-  });
-}
-BENCHMARK(BM_RouteAndWritePod3784)->Unit(benchmark::kMillisecond)->Iterations(3);
-
-// The same on a real pod: NVIDIA Selene's compute fabric (666 switches,
-// 3,675 HCAs, 666 ANs, ibsim-topos/public). Issue #42: route within 10x
-// detect. Measured 2026-11-29 with the commands, idle: 1.0-1.1 s against
-// 0.14-0.15 s (2.5 s routing and checking alone before).
-void BM_RouteAndWriteSelene(benchmark::State& state) {
-  static const std::string text = *read_file(FTCLOS_SOURCE_ROOT "/ibsim-topos/public/selene-compute.ibnetdiscover");
-  const HostHints hints;
-  SweepOptions as_route_with_sls;  // tools/cmd_route.cc's sweep_options
-  as_route_with_sls.allow_unreachable = true;
-  as_route_with_sls.check_switch_routes = true;
-  as_route_with_sls.check_non_minimal = true;
-  auto read = [&] { return split_end_nodes(parse_fabric_text(text, "selene-compute.ibnetdiscover")->fabric); };
   const double detect_ms = bench::median_ms([&] { benchmark::DoNotOptimize(detect(read())); });
-  bench::run_against(state, detect_ms, 10, [&] {
+  bench::run_against(state, detect_ms, limit, [&] {
     const Fabric fabric = read();
     const LidMap lids = *assign_lids(fabric, 0);
     const SweepOutcome outcome = run_sweep({fabric, lids, hints}, as_route_with_sls);
@@ -311,6 +282,24 @@ void BM_RouteAndWriteSelene(benchmark::State& state) {
       return true;
     });
   });
+}
+
+// The pod above. Issue #30: within 10x. Measured 2026-11-27 with the
+// commands, idle: 31x before (2.66 s against 84 ms).
+void BM_RouteAndWritePod3784(benchmark::State& state) {
+  const std::string& text = pod3784_text();
+  route_and_write_against_detect(state, [&] { return std::move(parse_fabric_text(text, "pod.net")->fabric); }, 10);
+}
+BENCHMARK(BM_RouteAndWritePod3784)->Unit(benchmark::kMillisecond)->Iterations(3);
+
+// A real pod: NVIDIA Selene's compute fabric (666 switches, 3,675 HCAs, 666
+// ANs, ibsim-topos/public). Issue #42: within 10x. Measured 2026-11-29 with
+// the commands, idle: 1.0-1.1 s against 0.14-0.15 s (2.5 s routing and
+// checking alone before).
+void BM_RouteAndWriteSelene(benchmark::State& state) {
+  static const std::string text = *read_file(FTCLOS_SOURCE_ROOT "/ibsim-topos/public/selene-compute.ibnetdiscover");
+  route_and_write_against_detect(
+      state, [&] { return split_end_nodes(parse_fabric_text(text, "selene-compute.ibnetdiscover")->fabric); }, 10);
 }
 BENCHMARK(BM_RouteAndWriteSelene)->Unit(benchmark::kMillisecond)->Iterations(3);
 

@@ -18,6 +18,21 @@ namespace {
 
 const std::filesystem::path kPublic = std::filesystem::path(FTCLOS_SOURCE_ROOT) / "ibsim-topos/public";
 
+// `routed`'s tables audited with their SLs; every CA pair and every switch
+// route delivered, no loop, no credit loop (switches' own routes too).
+AuditInput audit_input(const Fabric& fabric, const RoutedFabric& routed) {
+  return {fabric, routed.detection.levels, routed.lids, routed.routing.lfts, {}, routed.routing.dest_sl, {}};
+}
+Correctness expect_sound(const AuditInput& input) {
+  const Correctness c = check_correctness(input);
+  EXPECT_EQ(c.unreachable, 0);
+  EXPECT_EQ(c.loops, 0);
+  EXPECT_EQ(c.credit_loops, 0);
+  EXPECT_EQ(c.switch_unreachable, 0);
+  EXPECT_EQ(c.switch_credit_loops, 0) << ::testing::PrintToString(c.examples);
+  return c;
+}
+
 // NVIDIA topograph's test dump: an NDR DGX H100 pod of 31 rail leaves and
 // 9 spines (QM9701), 542 HCAs, a SHARP AN on every switch, 26 missing
 // cables. Every leaf carries at most 19 compute HCAs: no destination-based
@@ -33,15 +48,9 @@ TEST(PublicDumps, NdrH100PodRoutesOnTheTreeAtItsFloorWithoutSpendingThePolishBud
   ASSERT_TRUE(routed.ok()) << routed.status().message();
   EXPECT_EQ(routed->detection.levels.height, 2);
   EXPECT_EQ(routed->detection.levels.aggregation_nodes.size(), 40u);
-  const AuditInput input{*fabric, routed->detection.levels, routed->lids, routed->routing.lfts, {},
-                         routed->routing.dest_sl, {}};
-  const Correctness c = check_correctness(input);
-  EXPECT_EQ(c.unreachable, 0);
-  EXPECT_EQ(c.loops, 0);
-  EXPECT_EQ(c.credit_loops, 0);
+  const AuditInput input = audit_input(*fabric, *routed);
   // The ANs' down-up detours on SL 0 closed one with switches' own routes: 10 LIDs move to SL 1.
-  EXPECT_EQ(c.switch_unreachable, 0);
-  EXPECT_EQ(c.switch_credit_loops, 0) << ::testing::PrintToString(c.examples);
+  const Correctness c = expect_sound(input);
   EXPECT_EQ(c.vls_used, 0b11u);
   EXPECT_EQ(worst_case_contention(input).worst_case, 19);
   EXPECT_FALSE(routed->routing.polish_cut_short) << ::testing::PrintToString(routed->routing.notes);
@@ -80,14 +89,8 @@ TEST(PublicDumps, SeleneSuperpodReadAsBuiltAndRoutedOnTwoVls) {
 
   Result<RoutedFabric> routed = route_fabric(*fabric, "auto", 0);
   ASSERT_TRUE(routed.ok()) << routed.status().message();
-  const AuditInput input{*fabric, routed->detection.levels, routed->lids, routed->routing.lfts, {},
-                         routed->routing.dest_sl, {}};
-  const Correctness c = check_correctness(input);
-  EXPECT_EQ(c.unreachable, 0);
-  EXPECT_EQ(c.loops, 0);
-  EXPECT_EQ(c.credit_loops, 0);
-  EXPECT_EQ(c.switch_unreachable, 0);
-  EXPECT_EQ(c.switch_credit_loops, 0) << ::testing::PrintToString(c.examples);
+  const AuditInput input = audit_input(*fabric, *routed);
+  const Correctness c = expect_sound(input);
   EXPECT_LE(c.vls_used, 0b11u);
   EXPECT_LE(worst_case_contention(input).worst_case, 59);
 }

@@ -24,6 +24,7 @@
 #include "core/files.h"
 #include "core/workers.h"
 #include "detect/host_hints.h"
+#include "audit/sl_file.h"
 #include "engine/deferred_polish.h"
 #include "engine/engine_options.h"
 #include "engine/last_sweep.h"
@@ -59,6 +60,9 @@ int sweep_code(SweepError error) {
 
 }  // namespace
 
+// The SLs path_sl answers, written into dump_files_dir after every sweep.
+constexpr const char* kSlDumpName = "ftclos-sl.dump";
+
 struct ftclos_engine {
   ftclos_log_fn log_fn = nullptr;
   void* log_ctx = nullptr;
@@ -85,6 +89,40 @@ struct ftclos_engine {
     std::lock_guard<std::mutex> lock(sl_mutex);
     dest_sl = std::move(sls);
     sl_count = count;
+  }
+
+  // The SLs path_sl answers from now on (none: SL 0); whether there are any.
+  bool set_published_sls(std::vector<uint8_t> sls) {
+    if (sls.empty()) {
+      set_sls(nullptr);
+      return false;
+    }
+    set_sls(std::make_shared<const std::vector<uint8_t>>(std::move(sls)));
+    return true;
+  }
+
+  // What path_sl answers from now on, in dump_files_dir as `ftclos audit
+  // --sl` reads it: the SLs of a LID no PathRecord reaches (an entry on a
+  // dead cable during a change's step) are known nowhere else.
+  void write_sl_dump(const char* dump_dir, const ftclos::LidMap& lids, const std::vector<uint8_t>& sls) const {
+    if (!dump_dir || !*dump_dir) return;
+    const std::string path = (std::filesystem::path(dump_dir) / kSlDumpName).string();
+    const ftclos::Status status = ftclos::write_file(path, [&](const ftclos::TextSink& sink) {
+      return ftclos::write_sl_file(lids, sls, {}, sink);
+    });
+    if (!status.ok()) log(FTCLOS_LOG_INFO, fmt::format("cannot write {}: {}", path, status.message()));
+  }
+
+  // The next step of a change goes out with the next heavy sweep: asked
+  // for now, or (steps=wait) one OpenSM starts itself, so that each step
+  // can be read back and audited.
+  void request_next_step() const {
+    if (pending.left() == 0) return;
+    if (options->steps_wait)
+      log(FTCLOS_LOG_INFO, fmt::format("steps=wait: step {} of {} waits for the next heavy sweep (SIGHUP)",
+                                       pending.total() - pending.left() + 1, pending.total()));
+    else if (sweep_request_fn)
+      sweep_request_fn(sweep_request_ctx);
   }
 
   // After a failure OpenSM installs another engine's tables: ours are no longer the last ones.
@@ -133,15 +171,17 @@ struct ftclos_engine {
     if (read->unrouted_ports > 0)
       log(FTCLOS_LOG_VERBOSE,
           fmt::format("{} end ports with LIDs have no cable; their LIDs get no route", read->unrouted_ports));
-    if (std::optional<ftclos::Lfts> step = pending.next_for(fabric, read->lids)) {
+    if (std::optional<ftclos::TableStep> step = pending.next_for(fabric, read->lids)) {
       log(FTCLOS_LOG_INFO, fmt::format("step {} of {} of the last change published (every mix with the step before "
                                        "loop-free and deadlock-free); {:.1f} ms",
                                        pending.total() - pending.left(), pending.total(),
                                        std::chrono::duration<double, std::milli>(Clock::now() - start).count()));
-      last.keep_tables(fabric, read->lids, *step);
+      last.keep_tables(fabric, read->lids, step->lfts);
       switch_of = std::move(read->switch_of);
-      lfts = std::move(*step);
-      if (pending.left() > 0 && sweep_request_fn) sweep_request_fn(sweep_request_ctx);
+      lfts = std::move(step->lfts);
+      write_sl_dump(dump_dir, read->lids, step->dest_sl);
+      set_published_sls(std::move(step->dest_sl));
+      request_next_step();
       return 0;
     }
     const std::optional<ftclos::Lfts> previous = last.tables_on(fabric, read->lids);
@@ -192,8 +232,10 @@ struct ftclos_engine {
   // The polish this sweep cut short, run to the full budget in the background.
   void defer_polish(const ftclos::SubnetFabric& read, const ftclos::HostHints& hints, const ftclos::Routing& published,
                     const ftclos::SweepOptions& sweep_opts) {
-    const bool started = deferred.start(read.fabric, read.lids, hints, published, sweep_opts, [this] {
-      if (sweep_request_fn) sweep_request_fn(sweep_request_ctx);
+    // steps=wait: its tables, a change too, wait for a sweep OpenSM starts itself, like the steps.
+    const bool ask = !options->steps_wait;
+    const bool started = deferred.start(read.fabric, read.lids, hints, published, sweep_opts, [this, ask] {
+      if (ask && sweep_request_fn) sweep_request_fn(sweep_request_ctx);
     });
     if (started)
       log(FTCLOS_LOG_VERBOSE, "the contention polish stopped at repair_polish_work; the full polish runs in the "
@@ -204,20 +246,18 @@ struct ftclos_engine {
     // A change in steps safe in flight: the first now, the others in the sweeps this one asks for.
     pending.keep(read.fabric, read.lids, sweep.steps);
     if (pending.left() > 0) {
-      sweep.routing.lfts = sweep.steps.steps.front();
+      sweep.routing.lfts = sweep.steps.steps.front().lfts;
+      sweep.routing.dest_sl = sweep.steps.steps.front().dest_sl;
       log(FTCLOS_LOG_INFO, fmt::format("step 1 of {} of the change published; the next sweeps publish the others",
                                        pending.total()));
-      if (sweep_request_fn) sweep_request_fn(sweep_request_ctx);
+      request_next_step();
     }
     last.keep(read.fabric, read.lids, sweep, options->scheme);
     switch_of = std::move(read.switch_of);
     lfts = std::move(sweep.routing.lfts);
-    if (sweep.routing.dest_sl.empty()) {
-      set_sls(nullptr);
-    } else {
-      set_sls(std::make_shared<const std::vector<uint8_t>>(std::move(sweep.routing.dest_sl)));
+    write_sl_dump(dump_dir, read.lids, sweep.routing.dest_sl);
+    if (set_published_sls(std::move(sweep.routing.dest_sl)))
       log(FTCLOS_LOG_VERBOSE, "path SLs: SL per destination LID, answered in PathRecords");
-    }
     if (options->path_bits_file.empty()) return 0;
     std::filesystem::path path(options->path_bits_file);
     if (path.is_relative() && dump_dir && *dump_dir) path = dump_dir / path;

@@ -232,16 +232,16 @@ int run(const RouteOptions& options) {
       return 1;
     }
     // No entry changed: one step, the tables themselves.
-    const std::vector<Lfts> unchanged{sweep.routing.lfts};
-    const std::vector<Lfts>& sets = steps.steps.empty() ? unchanged : steps.steps;
+    const std::vector<TableStep> unchanged{{sweep.routing.lfts, sweep.routing.dest_sl}};
+    const std::vector<TableStep>& sets = steps.steps.empty() ? unchanged : steps.steps;
     for (size_t k = 0; written.ok() && k < sets.size(); ++k) {
       const std::string prefix = fmt::format("{}.{}", options.stages, k + 1);
       written = outputs.add(prefix + ".dump", [&](const TextSink& sink) {
-        return write_lft_dump(*fabric, *lids, sets[k], sink);
+        return write_lft_dump(*fabric, *lids, sets[k].lfts, sink);
       });
       if (written.ok() && !options.sl_file.empty())
         written = outputs.add(prefix + ".sl", [&](const TextSink& sink) {
-          return write_sl_file(*lids, sweep.routing.dest_sl, {}, sink);
+          return write_sl_file(*lids, sets[k].dest_sl, {}, sink);
         });
     }
     if (written.ok())

@@ -65,6 +65,9 @@ Result<EngineOptions> parse_engine_options(std::string_view text) {
       if (value != "on" && value != "off")
         return Status::Error(fmt::format("trade_off_audit={}: expected on or off", value));
       options.trade_off_audit = value == "on";
+    } else if (key == "steps") {
+      if (value != "auto" && value != "wait") return Status::Error(fmt::format("steps={}: expected auto or wait", value));
+      options.steps_wait = value == "wait";
     } else if (key == "polish") {
       if (value != "on" && value != "off") return Status::Error(fmt::format("polish={}: expected on or off", value));
       options.polish = value == "on";
@@ -90,7 +93,7 @@ Result<EngineOptions> parse_engine_options(std::string_view text) {
       options.hint_files.root_guid_file = value;
     } else {
       return Status::Error(fmt::format("unknown option \"{}\" (known: scheme, pathbits_file, lmc_shortfall, "
-                                       "unreachable, keep_tables, trade_off_audit, polish, repair_polish_work, pathbits_users, jobs, cn_guid_file, io_guid_file, "
+                                       "unreachable, keep_tables, trade_off_audit, steps, polish, repair_polish_work, pathbits_users, jobs, cn_guid_file, io_guid_file, "
                                        "root_guid_file)",
                                        key));
     }

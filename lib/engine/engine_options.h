@@ -1,6 +1,6 @@
 // The routing engine's options, as OpenSM's event_plugin_options carries
 // them to the plugin: "scheme=auto pathbits_file=F lmc_shortfall=warn|refuse
-// unreachable=refuse|allow keep_tables=on|off trade_off_audit=on|off
+// unreachable=refuse|allow keep_tables=on|off trade_off_audit=on|off steps=auto|wait
 // polish=on|off repair_polish_work=N pathbits_users=some|all jobs=N cn_guid_file=F io_guid_file=F
 // root_guid_file=F" (plugin/README.md).
 #pragma once
@@ -22,6 +22,7 @@ struct EngineOptions {
   bool allow_unreachable = false;  // unreachable=allow
   bool keep_tables = true;  // keep_tables=on: keep the last sweep's entries that are still valid
   bool trade_off_audit = false;  // trade_off_audit=on: after a failure, log both sides' worst-case contention
+  bool steps_wait = false;  // steps=wait: each next step of a change waits for a heavy sweep OpenSM starts itself
   bool polish = true;  // polish=off: no contention polish (paths/contention_polish.h), a shorter sweep
   long repair_polish_work = kRepairPolishWork;  // repair_polish_work=N: SweepOptions::repair_polish_work
   PathBitsUsers path_bits_users = PathBitsUsers::kSome;  // pathbits_users=all: every job exports its path bits

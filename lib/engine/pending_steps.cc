@@ -13,13 +13,13 @@ void PendingSteps::keep(const Fabric& fabric, const LidMap& lids, const SafeStep
   steps_.assign(steps.steps.begin() + 1, steps.steps.end());
 }
 
-std::optional<Lfts> PendingSteps::next_for(const Fabric& fabric, const LidMap& lids) {
+std::optional<TableStep> PendingSteps::next_for(const Fabric& fabric, const LidMap& lids) {
   if (steps_.empty()) return std::nullopt;
   if (!same_subnet(fabric_, lids_, fabric, lids)) {
     steps_.clear();
     return std::nullopt;
   }
-  Lfts next = std::move(steps_.front());
+  TableStep next = std::move(steps_.front());
   steps_.pop_front();
   return next;
 }

@@ -22,14 +22,14 @@ class PendingSteps {
   /// The next step where `fabric` and `lids` are the change's (then the
   /// steps left after it and the change's count say which it is); nullopt,
   /// and none kept any more, otherwise.
-  std::optional<Lfts> next_for(const Fabric& fabric, const LidMap& lids);
+  std::optional<TableStep> next_for(const Fabric& fabric, const LidMap& lids);
   int left() const { return static_cast<int>(steps_.size()); }
   int total() const { return total_; }
 
  private:
   Fabric fabric_;
   LidMap lids_;
-  std::deque<Lfts> steps_;
+  std::deque<TableStep> steps_;
   int total_ = 0;
 };
 

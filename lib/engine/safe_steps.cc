@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
 
 #include "paths/cdg_layers.h"
 
@@ -27,10 +28,6 @@ std::string SafeSteps::unsafe_pair() const {
 }
 
 namespace {
-
-// Where entries admitted one by one still leave some behind, the rest go
-// out with the last step (and its check says why).
-constexpr int kMostAdmittedSteps = 8;
 
 // [switch][lid]: the step at which the switch takes its new entry for the
 // LID (1, 2, ...), 0 where the entry does not change.
@@ -131,135 +128,142 @@ Schedule chain_schedule(const Change& change) {
   return step;
 }
 
-// The table sets `schedule` gives, each checked against the one before. No
-// step is skipped: from a set further on, the next one need not be safe
-// (FT(8,3) in OpenSM, failure_sweep.sh: with such skips 10 of 13 changes
-// logged ERR 17, without none of 20).
-SafeSteps publish(const Change& change, const Schedule& schedule) {
-  int steps = 1;
-  for (const std::vector<uint8_t>& row : schedule)
-    for (uint8_t s : row) steps = std::max<int>(steps, s);
-  SafeSteps out;
-  out.steps.reserve(steps);  // `from` points into it
-  const TablesSide& after = change.after;
-  const Lfts* from = &change.before.lfts;
-  const std::vector<uint8_t>* from_sls = &change.before.dest_sl;
-  const std::vector<SlException>* from_exceptions = &change.before.sl_exceptions;
-  for (int k = 1; k <= steps; ++k) {
-    Lfts tables = after.lfts;
+// Per LID, a switch takes its new entry one step after the next changed
+// switch on its new path (as in chain_schedule) and one step after every
+// changed switch whose old path leads to it next (the doomed entry
+// upstream goes first: an old entry toward a dead cable drops its packets
+// until then). Within two consecutive steps an old entry then leads only
+// to old entries and a new one only to new ones, so every packet follows
+// an old path or a new path whole and the union's dependencies are those
+// of the two routings' paths: on an SL whose routes are up/down on both
+// sides, acyclic. nullopt where these orders close a cycle for some LID.
+std::optional<Schedule> both_ways_schedule(const Change& change) {
+  Schedule step = change.empty();
+  const int nodes = change.fabric.size();
+  std::vector<int> changed, order, earlier_count(nodes, 0);
+  std::vector<std::vector<int>> later(nodes);  // [x]: the changed switches that go after x
+  // The first changed switch after x along `lfts`' path (-1: none).
+  auto next_changed = [&](const Lfts& lfts, int x, int lid) {
+    int z = change.next(lfts, x, lid);
+    for (int hops = 0; z >= 0 && !change.changed(z, lid) && hops < nodes; ++hops) z = change.next(lfts, z, lid);
+    return z >= 0 && change.changed(z, lid) ? z : -1;
+  };
+  for (int lid = 1; lid <= change.lids.max_lid; ++lid) {
+    if (change.lids.owner[lid] < 0) continue;
+    changed.clear();
     for (int x : change.switches())
-      for (int lid = 1; lid < static_cast<int>(std::min(tables.port[x].size(), schedule[x].size())); ++lid)
-        if (schedule[x][lid] > k) tables.port[x][lid] = change.before.lfts.at_or_none(x, lid);
-    out.checks.push_back(check_transition(change.fabric, change.lids, {*from, *from_sls, *from_exceptions},
-                                          {tables, after.dest_sl, after.sl_exceptions}));
-    out.steps.push_back(std::move(tables));
-    from = &out.steps.back();
-    from_sls = &after.dest_sl;
-    from_exceptions = &after.sl_exceptions;
+      if (change.changed(x, lid)) changed.push_back(x);
+    for (int x : changed) {
+      if (const int on_new = next_changed(change.after.lfts, x, lid); on_new >= 0 && on_new != x)
+        later[on_new].push_back(x), ++earlier_count[x];
+      if (const int on_old = next_changed(change.before.lfts, x, lid); on_old >= 0 && on_old != x)
+        later[x].push_back(on_old), ++earlier_count[on_old];
+    }
+    // Longest paths by Kahn's order: each switch one step after the latest before it.
+    order.clear();
+    for (int x : changed)
+      if (earlier_count[x] == 0) order.push_back(x), step[x][lid] = 1;
+    for (size_t i = 0; i < order.size(); ++i)
+      for (int y : later[order[i]]) {
+        step[y][lid] = static_cast<uint8_t>(std::clamp(step[order[i]][lid] + 1, int{step[y][lid]}, 255));
+        if (--earlier_count[y] == 0) order.push_back(y);
+      }
+    const bool ordered = order.size() == changed.size();
+    for (int x : changed) later[x].clear(), earlier_count[x] = 0;
+    if (!ordered) return std::nullopt;
   }
+  return step;
+}
+
+uint8_t sl_of(const std::vector<uint8_t>& sls, int lid) { return lid < static_cast<int>(sls.size()) ? sls[lid] : 0; }
+
+// The step from which each LID is answered on its new SL (0: its SL stays):
+// a rising LID's at step 1, its new entries one step later than
+// `schedule` says (shifted here); a falling LID's one step after its last
+// new entry.
+std::vector<int> stage_sls(const Change& change, Schedule& schedule) {
+  std::vector<int> sl_step(change.lids.max_lid + 1, 0);
+  for (int lid = 1; lid <= change.lids.max_lid; ++lid) {
+    const uint8_t old_sl = sl_of(change.before.dest_sl, lid), new_sl = sl_of(change.after.dest_sl, lid);
+    if (change.lids.owner[lid] < 0 || old_sl == new_sl) continue;
+    int last = 0;
+    for (int x : change.switches()) {
+      uint8_t& step = schedule[x][lid];
+      if (step != 0 && new_sl > old_sl && step < 255) ++step;
+      last = std::max<int>(last, step);
+    }
+    sl_step[lid] = new_sl > old_sl ? 1 : last + 1;
+  }
+  return sl_step;
+}
+
+// The SLs answered with step k: the new ones but where `sl_step` says later.
+std::vector<uint8_t> sls_at_step(const Change& change, const std::vector<int>& sl_step, int k) {
+  if (std::ranges::none_of(sl_step, [&](int s) { return s > k; })) return change.after.dest_sl;
+  std::vector<uint8_t> sls(change.lids.max_lid + 1, 0);
+  for (int lid = 1; lid <= change.lids.max_lid; ++lid)
+    sls[lid] = sl_of(sl_step[lid] > k ? change.before.dest_sl : change.after.dest_sl, lid);
+  return sls;
+}
+
+// `steps` after the old tables, each consecutive pair checked.
+SafeSteps checked(const Change& change, std::vector<TableStep> steps) {
+  SafeSteps out;
+  for (size_t k = 0; k < steps.size(); ++k) {
+    const TablesSide from = k == 0 ? change.before
+                                   : TablesSide{steps[k - 1].lfts, steps[k - 1].dest_sl, change.after.sl_exceptions};
+    out.checks.push_back(check_transition(change.fabric, change.lids, from,
+                                          {steps[k].lfts, steps[k].dest_sl, change.after.sl_exceptions}));
+  }
+  out.steps = std::move(steps);
   return out;
 }
 
-// Where no order of whole schedules keeps the channel dependencies of two
-// consecutive steps acyclic (turns of switches' own routes and of the ANs'
-// detours, old and new, chained across LIDs): the changed entries
-// admitted one by one, each into the next step where the union of the
-// step before and the next one stays loop-free for its LID and acyclic on
-// its VLs, the rest left for a later step; where none fits, the rest drop
-// their packets for a step.
-SafeSteps admitted_steps(const Change& change, int most_steps) {
-  const Channels& channels = change.channels;
-  const std::vector<uint16_t> sls = sls_by_lid(change.lids, change.before, change.after);
-  std::vector<std::pair<int, int>> left;  // (LID, switch) of the entries still old
-  for (int lid = 1; lid <= change.lids.max_lid; ++lid)
-    if (change.lids.owner[lid] >= 0)
-      for (int x : change.switches())
-        if (change.changed(x, lid)) left.emplace_back(lid, x);
-  SafeSteps out;
-  out.steps.reserve(most_steps + 1);
-  Lfts current = change.after.lfts;  // the entries not yet new: the old ones
-  for (const auto& [lid, x] : left) current.port[x][lid] = change.before.lfts.at_or_none(x, lid);
-  const Lfts* from = &change.before.lfts;
-  const std::vector<uint8_t>* from_sls = &change.before.dest_sl;
-  const std::vector<SlException>* from_exceptions = &change.before.sl_exceptions;
-  std::vector<uint8_t> seen(change.fabric.size(), 0);
-  std::vector<int> stack;
-  while (!left.empty() && static_cast<int>(out.steps.size()) < most_steps) {
-    Lfts next = current;
-    std::vector<AcyclicLayer> layers;
-    for (int v = 0; v < 16; ++v) layers.emplace_back(channels);
-    for (int lid = 1; lid <= change.lids.max_lid; ++lid)
-      if (change.lids.owner[lid] >= 0) {
-        const std::vector<Dependency> deps = dependencies_toward(current, channels, lid);
-        for (int v = 0; v < 16; ++v)
-          if (sls[lid] & (1u << v)) layers[v].try_add(deps);
-      }
-    // The union ports of switch `at` for `lid`: this step's and the next one's.
-    auto union_ports = [&](int at, int lid) {
-      return std::array<uint8_t, 2>{current.port[at][lid], next.port[at][lid]};
-    };
-    std::vector<std::pair<int, int>> still;
-    for (const auto& [lid, x] : left) {
-      const uint8_t port = change.after.lfts.at_or_none(x, lid);
-      const int c = channels.of(x, port);
-      bool fits = true;
-      std::vector<Dependency> deps;
-      if (c >= 0) {
-        const int y = channels.peer(c);
-        // A loop: y reaching x along the union's ports.
-        stack.assign(1, y);
-        std::vector<int> marked{y};
-        seen[y] = 1;
-        while (!stack.empty() && fits) {
-          const int at = stack.back();
-          stack.pop_back();
-          for (uint8_t p : union_ports(at, lid)) {
-            const int d = channels.of(at, p);
-            if (d < 0) continue;
-            const int z = channels.peer(d);
-            if (z == x) fits = false;
-            if (seen[z]) continue;
-            seen[z] = 1;
-            marked.push_back(z);
-            stack.push_back(z);
-          }
-        }
-        for (int z : marked) seen[z] = 0;
-        for (int w : change.switches())
-          for (uint8_t p : union_ports(w, lid))
-            if (const int in = channels.of(w, p); in >= 0 && channels.peer(in) == x) deps.emplace_back(in, c);
-        for (uint8_t p : union_ports(y, lid))
-          if (const int on = channels.of(y, p); on >= 0) deps.emplace_back(c, on);
-      }
-      for (int v = 0; v < 16 && fits; ++v)
-        if (sls[lid] & (1u << v)) fits = layers[v].try_add(deps);
-      if (fits)
-        next.port[x][lid] = port;
-      else
-        still.emplace_back(lid, x);
-    }
-    // Entries that fit no step twice running (old and new turns blocking
-    // each other across LIDs) drop their packets for one step: a dead end
-    // adds no dependency, and their new ports fit the step after, where
-    // only new dependencies remain (the old entry toward a dead cable
-    // drops them anyway).
-    for (const auto& [lid, x] : still)
-      if (still.size() == left.size() || !out.steps.empty()) next.port[x][lid] = kNoPath;
-    left = std::move(still);
-    out.checks.push_back(check_transition(change.fabric, change.lids, {*from, *from_sls, *from_exceptions},
-                                          {next, change.after.dest_sl, change.after.sl_exceptions}));
-    current = next;
-    out.steps.push_back(std::move(next));
-    from = &out.steps.back();
-    from_sls = &change.after.dest_sl;
-    from_exceptions = &change.after.sl_exceptions;
+// The table sets `schedule` gives, with the SLs staged as stage_sls says,
+// each checked against the one before. No step is skipped: from a set
+// further on, the next one need not be safe (FT(8,3) in OpenSM,
+// failure_sweep.sh: with such skips 10 of 13 changes logged ERR 17,
+// without none of 20).
+SafeSteps publish(const Change& change, Schedule schedule) {
+  const std::vector<int> sl_step = stage_sls(change, schedule);
+  int count = std::max(1, *std::ranges::max_element(sl_step));
+  for (const std::vector<uint8_t>& row : schedule)
+    for (uint8_t s : row) count = std::max<int>(count, s);
+  std::vector<TableStep> steps;
+  for (int k = 1; k <= count; ++k) {
+    TableStep step{change.after.lfts, sls_at_step(change, sl_step, k)};
+    for (int x : change.switches())
+      for (int lid = 1; lid < static_cast<int>(std::min(step.lfts.port[x].size(), schedule[x].size())); ++lid)
+        if (schedule[x][lid] > k) step.lfts.port[x][lid] = change.before.lfts.at_or_none(x, lid);
+    steps.push_back(std::move(step));
   }
-  if (!left.empty()) {
-    out.checks.push_back(check_transition(change.fabric, change.lids, {*from, *from_sls, *from_exceptions},
-                                          change.after));
-    out.steps.push_back(change.after.lfts);
-  }
-  return out;
+  return checked(change, std::move(steps));
+}
+
+// The last resort, safe whatever the two sides: step 1 drops the packets
+// of every changed entry (and every entry toward a LID whose SL changes
+// but those that deliver it: they add no dependency),
+// on the old SLs; step 2 answers the new SLs over the same tables; the last
+// step is the new tables. Each pair's union is then a part of one side's
+// dependencies on that side's SLs: step 1's entries are old ones, step 2's
+// LIDs that changed SL have no entries, the rest are entries both sides
+// hold on the SL both answer, and the last pair adds only new entries to
+// new ones. Their packets are lost for a step or two.
+SafeSteps drained_steps(const Change& change) {
+  const int max_lid = change.lids.max_lid;
+  std::vector<uint8_t> moving(max_lid + 1, 0);
+  bool any_moving = false;
+  for (int lid = 1; lid <= max_lid; ++lid)
+    if (change.lids.owner[lid] >= 0 && sl_of(change.before.dest_sl, lid) != sl_of(change.after.dest_sl, lid))
+      moving[lid] = 1, any_moving = true;
+  Lfts drained = change.after.lfts;
+  for (int x : change.switches())
+    for (int lid = 1; lid < static_cast<int>(std::min<size_t>(drained.port[x].size(), max_lid + 1)); ++lid)
+      if (change.changed(x, lid) || (moving[lid] && change.next(drained, x, lid) >= 0)) drained.port[x][lid] = kNoPath;
+  std::vector<TableStep> steps{{drained, change.before.dest_sl}};
+  if (any_moving) steps.push_back({drained, change.after.dest_sl});
+  steps.push_back({change.after.lfts, change.after.dest_sl});
+  return checked(change, std::move(steps));
 }
 
 }  // namespace
@@ -270,8 +274,12 @@ SafeSteps plan_safe_steps(const Fabric& fabric, const LidMap& lids, const Tables
   if (held_back.safe()) return held_back;
   SafeSteps chained = publish(change, chain_schedule(change));
   if (chained.safe()) return chained;
-  SafeSteps admitted = admitted_steps(change, kMostAdmittedSteps);
-  return admitted.safe() ? admitted : held_back;
+  if (std::optional<Schedule> both_ways = both_ways_schedule(change)) {
+    SafeSteps ordered = publish(change, std::move(*both_ways));
+    if (ordered.safe()) return ordered;
+  }
+  SafeSteps drained = drained_steps(change);
+  return drained;
 }
 
 }  // namespace ftclos

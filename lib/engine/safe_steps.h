@@ -11,8 +11,13 @@
 // k - 1; the last step is the new tables. A single cut on a fat tree takes
 // two: the top switch that lost its cable toward a pod turns down into
 // another pod's level-2 switch once that one stops pointing up to it.
-// Each consecutive pair is checked whole (loops and credit loops, with
-// each side's SLs) before it is handed out.
+// A LID whose SL changes keeps one SL while its entries change: a rising
+// one (to a higher SL, where its new routes' turns fit) is answered on the
+// new SL one step before its entries change, a falling one on the old SL
+// until its entries are all new; so no VL ever carries the union of its
+// old and new routes but the one it is answered on then. Each consecutive
+// pair is checked whole (loops and credit loops, with each side's SLs)
+// before it is handed out.
 #pragma once
 
 #include <string>
@@ -25,8 +30,14 @@
 
 namespace ftclos {
 
+/// One set of tables to publish and the SLs the SA answers with it (per LID).
+struct TableStep {
+  Lfts lfts;
+  std::vector<uint8_t> dest_sl;
+};
+
 struct SafeSteps {
-  std::vector<Lfts> steps;              // to publish in order; the last is the new tables
+  std::vector<TableStep> steps;         // to publish in order; the last is the new tables and SLs
   std::vector<TransitionCheck> checks;  // old -> steps[0], steps[0] -> steps[1], ...
 
   bool safe() const;
@@ -36,7 +47,7 @@ struct SafeSteps {
 };
 
 /// The steps from `before` to `after` on `fabric`'s `lids` (one step where
-/// the change is safe at once); the SLs of `after` go with every step.
+/// the change is safe at once); `after`'s SL exceptions go with every step.
 SafeSteps plan_safe_steps(const Fabric& fabric, const LidMap& lids, const TablesSide& before, const TablesSide& after);
 
 }  // namespace ftclos

@@ -5,13 +5,16 @@
  * a table umad2sim cuts short. Under ibsim run it with
  * LD_PRELOAD=libumad2sim.so and SIM_HOST=<CA name>.
  *
- *   path_sls < PAIRS    PAIRS: "SLID DLID" lines (decimal or 0x hex)
+ *   path_sls [--keep-going] < PAIRS    PAIRS: "SLID DLID" lines (decimal or 0x hex)
  *
  * Prints "pair SLID DLID SL" per pair (an `ftclos audit --sl` file's line)
  * and exits 0; exits 1 at the first pair the SA answers with an error, or
- * not at all, naming it. */
+ * not at all, naming it. --keep-going prints "none SLID DLID STATUS" for a
+ * pair the SA answers with an error status (no path while a change's
+ * steps go out) and goes on. */
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "sa_client.h"
 
@@ -27,12 +30,13 @@ static int fail(const char *what, int slid, int dlid) {
   return 1;
 }
 
-int main(void) {
+int main(int argc, char **argv) {
   struct sa_client sa;
   uint8_t record[64];
   uint64_t tid = 1;
   int slid, dlid;
   const char *error = sa_open(&sa);
+  const int keep_going = argc > 1 && strcmp(argv[1], "--keep-going") == 0;
 
   if (error) return fail(error, 0, 0);
   while (scanf("%i %i", &slid, &dlid) == 2) {
@@ -46,6 +50,10 @@ int main(void) {
     if ((error = sa_exchange(&sa, UMAD_METHOD_GET, UMAD_SA_ATTR_PATH_REC, tid++, kCompMaskDlid | kCompMaskSlid,
                              record, sizeof(record), &answer)))
       return fail(error, slid, dlid);
+    if (answer->mad_hdr.status != 0 && keep_going) {
+      printf("none %d %d 0x%04x\n", slid, dlid, be16toh(answer->mad_hdr.status));
+      continue;
+    }
     if (answer->mad_hdr.status != 0) {
       fprintf(stderr, "path_sls: the SA answered MAD status 0x%04x (SLID %d, DLID %d)\n",
               be16toh(answer->mad_hdr.status), slid, dlid);

@@ -75,6 +75,10 @@ TEST(EngineOptions, KeepTablesIsOnUnlessTurnedOff) {
 }
 
 TEST(EngineOptions, TradeOffAuditIsOffUnlessTurnedOn) {
+  EXPECT_FALSE(parse_engine_options("")->steps_wait);
+  EXPECT_TRUE(parse_engine_options("steps=wait")->steps_wait);
+  EXPECT_FALSE(parse_engine_options("steps=auto")->steps_wait);
+  EXPECT_EQ(parse_engine_options("steps=on").status().message(), "steps=on: expected auto or wait");
   EXPECT_FALSE(parse_engine_options("")->trade_off_audit);
   EXPECT_TRUE(parse_engine_options("trade_off_audit=on")->trade_off_audit);
   EXPECT_FALSE(parse_engine_options("trade_off_audit=off")->trade_off_audit);

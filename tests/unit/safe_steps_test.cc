@@ -93,29 +93,51 @@ Base routed(Fabric fabric) {
   return base;
 }
 
+// Each pair of `steps` after `from` is safe both ways of judging, and the
+// last step is `to`.
+void expect_safe_chain(const Fabric& fabric, const LidMap& lids, const Routing& from, const SafeSteps& steps,
+                       const Routing& to, const std::string& what) {
+  if (steps.steps.empty()) return;  // nothing changed
+  EXPECT_EQ(steps.steps.back().lfts.port, to.lfts.port) << what;
+  EXPECT_EQ(steps.steps.back().dest_sl, to.dest_sl) << what;
+  EXPECT_TRUE(steps.safe()) << what << ": " << steps.unsafe_pair();
+  const Lfts* lfts = &from.lfts;
+  const std::vector<uint8_t>* sls = &from.dest_sl;
+  for (size_t k = 0; k < steps.steps.size(); ++k) {
+    EXPECT_EQ(unsafe_mix(fabric, lids, *lfts, *sls, steps.steps[k].lfts, steps.steps[k].dest_sl), "")
+        << what << ", step " << k + 1;
+    lfts = &steps.steps[k].lfts;
+    sls = &steps.steps[k].dest_sl;
+  }
+}
+
 // The sweep after `cut` (the base fabric with some cables gone) plans
-// steps from the base tables; each pair of them is safe both ways of
-// judging. Returns how many steps.
+// steps from the base tables, and the polish's installation (the scheme's
+// own tables of `cut`, as the deferred polish routes them) steps from those;
+// each pair of either is safe both ways of judging. Returns how many steps
+// the repair took.
 int steps_after(const Base& base, const Fabric& cut, const std::string& what) {
   const HostHints hints;
   SweepInput input{cut, base.lids, hints, &base.routing.lfts};
   input.previous_sl = &base.routing.dest_sl;
-  const SweepOutcome outcome = run_sweep(input, {});
-  EXPECT_TRUE(outcome.ok()) << what << ": " << outcome.message;
-  if (!outcome.ok()) return 0;
-  const SafeSteps& steps = outcome.sweep.steps;
-  if (steps.steps.empty()) return 0;  // nothing changed
-  EXPECT_EQ(steps.steps.back().port, outcome.sweep.routing.lfts.port) << what;
-  EXPECT_TRUE(steps.safe()) << what;
-  const Lfts* from = &base.routing.lfts;
-  const std::vector<uint8_t>* from_sl = &base.routing.dest_sl;
-  for (size_t k = 0; k < steps.steps.size(); ++k) {
-    EXPECT_EQ(unsafe_mix(cut, base.lids, *from, *from_sl, steps.steps[k], outcome.sweep.routing.dest_sl), "")
-        << what << ", step " << k + 1;
-    from = &steps.steps[k];
-    from_sl = &outcome.sweep.routing.dest_sl;
-  }
-  return static_cast<int>(steps.steps.size());
+  const SweepOutcome repair = run_sweep(input, {});
+  EXPECT_TRUE(repair.ok()) << what << ": " << repair.message;
+  if (!repair.ok()) return 0;
+  const Routing& repaired = repair.sweep.routing;
+  expect_safe_chain(cut, base.lids, base.routing, repair.sweep.steps, repaired, what);
+  // Unpolished here: the full polish's budget on every failure would take minutes.
+  SweepOptions unpolished;
+  unpolished.polish = false;
+  const SweepOutcome fresh = run_sweep({cut, base.lids, hints}, unpolished);
+  EXPECT_TRUE(fresh.ok()) << what << ": " << fresh.message;
+  if (!fresh.ok()) return 0;
+  const Routing& polished = fresh.sweep.routing;
+  const std::vector<SlException> none;
+  expect_safe_chain(cut, base.lids, repaired,
+                    plan_safe_steps(cut, base.lids, {repaired.lfts, repaired.dest_sl, none},
+                                    {polished.lfts, polished.dest_sl, none}),
+                    polished, what + ", then the polish");
+  return static_cast<int>(repair.sweep.steps.steps.size());
 }
 
 // Every switch-to-switch cable of `fabric`, once, by its lower end.
@@ -128,14 +150,16 @@ std::vector<PortRef> switch_cables(const Fabric& fabric) {
   return out;
 }
 
-// FT(8,3): every single cable cut and every single switch loss.
-TEST(SafeSteps, EverySingleFailureOfFt83) {
-  const Base base = routed(*generate_ftree(8, 3));
+// Every single cable cut and every single switch loss of `fabric`; the
+// steps each repair took.
+std::vector<int> steps_after_every_failure(Fabric fabric) {
+  const Base base = routed(std::move(fabric));
   std::vector<int> counts;
   for (const PortRef cable : switch_cables(base.fabric)) {
     Fabric cut = base.fabric;
     cut.disconnect(cable);
-    counts.push_back(steps_after(base, cut, "cable " + base.fabric.node(cable.node).name));
+    counts.push_back(steps_after(base, cut, "cable " + base.fabric.node(cable.node).name + " port " +
+                                                std::to_string(cable.port)));
   }
   for (int x = 0; x < base.fabric.size(); ++x) {
     if (!base.fabric.node(x).is_switch()) continue;
@@ -144,9 +168,28 @@ TEST(SafeSteps, EverySingleFailureOfFt83) {
       if (cut.peer({x, p}).valid()) cut.disconnect({x, p});
     counts.push_back(steps_after(base, cut, "switch " + base.fabric.node(x).name));
   }
+  return counts;
+}
+
+TEST(SafeSteps, EverySingleFailureOfFt83) {
+  const std::vector<int> counts = steps_after_every_failure(*generate_ftree(8, 3));
   // A cut needs a second step where a switch turns into another pod's
   // level-2 switch still pointing up at it.
   EXPECT_GE(*std::ranges::max_element(counts), 2);
+}
+
+// The 64-host random folded Clos: switches' own routes turn at the turn
+// leaf and change SL between sweeps (the SLs go out staged, or over
+// drained entries).
+TEST(SafeSteps, EverySingleFailureOfTheRfc) {
+  const std::vector<int> counts = steps_after_every_failure(*generate_rfc(8, 16, 3, 1));
+  EXPECT_GE(*std::ranges::max_element(counts), 3);
+}
+
+// Parallel cables: a cut leaves the pair joined.
+TEST(SafeSteps, EverySingleFailureOfPgftsWithParallelCables) {
+  for (const PgftParams& params : {PgftParams{{4, 8}, {1, 4}, {1, 2}}, PgftParams{{4, 4, 4}, {1, 2, 2}, {1, 2, 1}}})
+    steps_after_every_failure(*generate_pgft(params));
 }
 
 }  // namespace

@@ -241,14 +241,14 @@ SafeSteps publish(const Change& change, Schedule schedule) {
 }
 
 // The last resort, safe whatever the two sides: step 1 drops the packets
-// of every changed entry (and every entry toward a LID whose SL changes
-// but those that deliver it: they add no dependency),
-// on the old SLs; step 2 answers the new SLs over the same tables; the last
-// step is the new tables. Each pair's union is then a part of one side's
-// dependencies on that side's SLs: step 1's entries are old ones, step 2's
-// LIDs that changed SL have no entries, the rest are entries both sides
-// hold on the SL both answer, and the last pair adds only new entries to
-// new ones. Their packets are lost for a step or two.
+// of every changed entry, and of every entry toward a LID whose SL changes
+// but those that deliver it (they add no dependency), on the old SLs;
+// step 2 answers the new SLs over the same tables; the last step is the
+// new tables. Each pair's union is then a part of one side's dependencies
+// on that side's SLs: step 1's entries are old ones; in step 2 the LIDs
+// that change SL have no entries and the rest hold entries both sides
+// hold, on the SL both answer; the last pair adds new entries to new ones.
+// Those packets are lost for a step or two.
 SafeSteps drained_steps(const Change& change) {
   const int max_lid = change.lids.max_lid;
   std::vector<uint8_t> moving(max_lid + 1, 0);
@@ -278,8 +278,7 @@ SafeSteps plan_safe_steps(const Fabric& fabric, const LidMap& lids, const Tables
     SafeSteps ordered = publish(change, std::move(*both_ways));
     if (ordered.safe()) return ordered;
   }
-  SafeSteps drained = drained_steps(change);
-  return drained;
+  return drained_steps(change);
 }
 
 }  // namespace ftclos

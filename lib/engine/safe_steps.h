@@ -1,23 +1,20 @@
 // A change of tables published in safe steps (issue #43). OpenSM writes the
 // changed LFT blocks switch by switch, so while a change is written every
-// entry is the old or the new one (audit/transition.h). Per LID, a switch
-// takes its new entry only once every changed switch on its new path
-// onward has taken its own, one step earlier: a packet that takes a new
-// entry then follows new entries to its destination, and one that takes
-// old entries only meets an old path or, where that joins a new one, the
-// new path on, so no mix of two consecutive steps loops (the old and the
-// new tables being loop-free). Step k holds the new entries of the
-// switches whose changed successors on the new path took theirs by step
-// k - 1; the last step is the new tables. A single cut on a fat tree takes
-// two: the top switch that lost its cable toward a pod turns down into
-// another pod's level-2 switch once that one stops pointing up to it.
-// A LID whose SL changes keeps one SL while its entries change: a rising
-// one (to a higher SL, where its new routes' turns fit) is answered on the
-// new SL one step before its entries change, a falling one on the old SL
-// until its entries are all new; so no VL ever carries the union of its
-// old and new routes but the one it is answered on then. Each consecutive
-// pair is checked whole (loops and credit loops, with each side's SLs)
-// before it is handed out.
+// entry is the old or the new one (audit/transition.h). The plan is the
+// first of these whose every consecutive pair (the old tables, step 1,
+// ..., the new tables) passes that check, loops and credit loops with each
+// side's SLs: every changed entry at step 1, a switch whose new entry
+// closes a loop with the step before held back a step more (a single cut
+// on a fat tree: the top switch that lost its cable toward a pod turns
+// down into another pod's level-2 switch once that one stops pointing up
+// to it); per LID, each switch one step after the next changed switch on
+// its new path; that, and after every changed switch whose old path leads
+// to it (every packet then follows an old or a new path whole); and last
+// the drained steps, safe whatever the sides. A LID whose SL changes keeps
+// one SL while its entries change: a rising one (to a higher SL, where
+// its new routes' turns fit) is answered on the new SL one step before its
+// entries change, a falling one on the old SL until its entries are all
+// new. README.md, "Changes safe in flight", has the measurements.
 #pragma once
 
 #include <string>

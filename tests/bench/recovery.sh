@@ -6,7 +6,9 @@
 # settled one switch is taken out (`Unlink "A"`). For each failure:
 #   configured  ms from the cut (the console write) to the first "<engine>
 #               tables configured on all switches" after it, by OpenSM's log
-#               clock; `first` the same from the first log line after the cut
+#               clock (ftclos: its change's first step safe in flight);
+#               `last_step` to the tables of its last step ("-": one step);
+#               `first` the same from the first log line after the cut
 #   blocks      64-LID LFT blocks that differ between the tables read back
 #               before and after (dump_lfts): what OpenSM had to send, net
 #   stale_ms    the last read-back (dump_lfts in a loop from the cut) whose
@@ -169,22 +171,31 @@ fail_and_measure() {
       clean=$ms
     fi
   done
-  local configured first engine_line sweeps churn
+  local configured first engine_line sweeps churn last_step=-1 offset=
   configured=$(log_ms "$dir" "$from" "tables configured on all switches")
+  # The failure's change in steps safe in flight (step 1 before the first
+  # tables configured): the tables configured after its last step.
+  local steps
+  steps=$({ tail -c +"$from" "$dir/osm.log" | sed '/tables configured on all switches/q' |
+    grep -aoE "step 1 of [0-9]+ of the change published" || true; } | awk '{ print $4 }')
+  [ -z "$steps" ] || offset=$({ tail -c +"$from" "$dir/osm.log" |
+    grep -abE -m1 "step $steps of $steps of the last change published" || true; } | cut -d: -f1)
+  [ -z "$offset" ] || last_step=$(log_ms "$dir" $((from + offset)) "tables configured on all switches")
   first=$(log_ms "$dir" "$from" ".")
   engine_line=$({ tail -c +"$from" "$dir/osm.log" | grep -aoE -m1 "[a-z]+ tables configured on all switches" || true; } |
     cut -d' ' -f1)
   sweeps=$(tail -c +"$from" "$dir/osm.log" | grep -ac "tables configured on all switches" || true)
   churn=$(tail -c +"$from" "$dir/osm.log" | grep -aoE "[0-9]+ entries in [0-9]+ LFT blocks changed|deferred polish: [^;]*; [a-z ]*" |
     paste -sd'|' || true)
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$FABRIC" "$ENGINE" "$label.$ROUND" "${engine_line:-none}" \
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$FABRIC" "$ENGINE" "$label.$ROUND" "${engine_line:-none}" \
     "$([ "$configured" = -1 ] && echo - || echo $((configured - t0)))" \
+    "$([ "$last_step" = -1 ] && echo - || echo $((last_step - t0)))" \
     "$([ "$configured" = -1 ] || [ "$first" = -1 ] && echo - || echo $((configured - first)))" \
     "$(blocks "$dir/$label.before.lfts" "$dir/$label.after.lfts")" "$stale" "$clean" \
     "$(worst_of "$dir/$label.after.topo" "$dir/$label.after.lfts")" "$sweeps" "${churn:--}"
 }
 
-printf 'fabric\tengine\tfailure\tconfigured_by\tconfigured_ms\tfrom_first_line_ms\tblocks\tstale_ms\tclean_ms\tworst\tsweeps\tftclos_per_sweep\n'
+printf 'fabric\tengine\tfailure\tconfigured_by\tconfigured_ms\tlast_step_ms\tfrom_first_line_ms\tblocks\tstale_ms\tclean_ms\tworst\tsweeps\tftclos_per_sweep\n'
 for net in "${nets[@]}"; do
   FABRIC=$(basename "$net" .net)
   HOST=$(first_ca "$net")

@@ -120,6 +120,7 @@ struct ftclos_engine {
     const Clock::time_point start = Clock::now();
     // The SLs of the last routing stay until the new ones are ready: path_sl
     // never sees a half-built state.
+    reported = false;
     switch_of.clear();
     lfts = {};
     if (!options.ok())
@@ -183,14 +184,14 @@ struct ftclos_engine {
   }
 
   // After every sweep, failed ones too: the report in report_dir (else
-  // OpenSM's dump_files_dir). A report that cannot be written is logged; the
+  // OpenSM's dump_files_dir). A sweep that ended before run_sweep has its
+  // error only; after it, only the path bits can fail, and the tables are
+  // installed all the same. A report that cannot be written is logged; the
   // sweep's outcome stands.
   void report(const char* dump_dir, const Failure& failure) {
     if (!reported)
       reporter.sweep(ftclos::failed_metrics(static_cast<int>(failure.error), failure.message,
                                             options.ok() ? options->scheme : ""));
-    else if (failure.error != SweepError::kNone)
-      reporter.failed(static_cast<int>(failure.error), failure.message);
     reported = false;
     if (options.ok() && !options->report) return;
     const std::string dir = options.ok() && !options->report_dir.empty() ? options->report_dir

@@ -29,14 +29,6 @@ void SweepReporter::step(int published) {
   count(std::move(metrics));
 }
 
-void SweepReporter::failed(int error, const std::string& message) {
-  if (!report_.sweep.ok) return;  // counted already
-  report_.sweep.ok = false;
-  report_.sweep.error = error;
-  report_.sweep.message = message;
-  ++report_.counters.failures;
-}
-
 Status SweepReporter::write(const std::string& dir) const {
   const std::string folder = dir.empty() ? "." : dir;
   if (Status status = write_file_durably(folder + "/" + kSweepJsonFile, sweep_report_json(report_).dump(1) + "\n");

@@ -23,9 +23,6 @@ class SweepReporter {
   /// A sweep published step `published` of the last change and nothing else:
   /// the change's figures again, with that step and this sweep's time.
   void step(int published);
-  /// The sweep recorded last failed after all (a file it writes could not
-  /// be): `error` and `message` are its.
-  void failed(int error, const std::string& message);
 
   const SweepReport& report() const { return report_; }
 

@@ -31,6 +31,8 @@
 #include "engine/pending_steps.h"
 #include "engine/subnet_fabric.h"
 #include "engine/sweep.h"
+#include "engine/sweep_metrics.h"
+#include "engine/sweep_reporter.h"
 #include "tables/path_bits.h"
 
 namespace {
@@ -42,10 +44,11 @@ using Clock = std::chrono::steady_clock;
 struct Failure {
   int code;
   std::string message;
+  SweepError error = SweepError::kNone;
 };
 
 int fail(Failure& failure, int code, SweepError error, const std::string& what) {
-  failure = {code, ftclos::numbered(error, what)};
+  failure = {code, ftclos::numbered(error, what), error};
   return code;
 }
 
@@ -76,6 +79,8 @@ struct ftclos_engine {
   ftclos::LastSweep last;  // for the next sweep's keep step and for multicast trees
   ftclos::DeferredPolish deferred;  // the full polish after a repair, installed at a later sweep
   ftclos::PendingSteps pending;  // the steps of the last change still to publish, one per sweep
+  ftclos::SweepReporter reporter;  // every sweep's figures, written for monitoring
+  bool reported = false;  // this sweep's figures are in `reporter`
   std::mutex sl_mutex;
   std::shared_ptr<const std::vector<uint8_t>> dest_sl;  // guarded by sl_mutex
   unsigned sl_count = 1;  // 1 + the highest SL in dest_sl, for update_sl2vl's every port pair; guarded by sl_mutex
@@ -153,6 +158,7 @@ struct ftclos_engine {
     const Clock::time_point start = Clock::now();
     // The SLs of the last routing stay until the new ones are ready: path_sl
     // never sees a half-built state.
+    reported = false;
     switch_of.clear();
     lfts = {};
     if (!options.ok())
@@ -176,6 +182,8 @@ struct ftclos_engine {
                                        "loop-free and deadlock-free); {:.1f} ms",
                                        pending.total() - pending.left(), pending.total(),
                                        std::chrono::duration<double, std::milli>(Clock::now() - start).count()));
+      reporter.step(pending.total() - pending.left());
+      reported = true;
       last.keep_tables(fabric, read->lids, step->lfts);
       switch_of = std::move(read->switch_of);
       lfts = std::move(step->lfts);
@@ -208,9 +216,29 @@ struct ftclos_engine {
                                                : FTCLOS_LOG_VERBOSE,
           line);
     });
+    reporter.sweep(ftclos::metrics_of(outcome, fabric, read->lids, options->scheme));
+    reported = true;
     if (!outcome.ok()) return fail(failure, sweep_code(outcome.error), outcome.error, outcome.message);
     if (outcome.sweep.polish_deferred) defer_polish(*read, hints->hints, outcome.sweep.routing, sweep_opts);
     return publish(*read, outcome.sweep, dump_dir, failure);
+  }
+
+  // After every sweep, failed ones too: the report in report_dir (else
+  // OpenSM's dump_files_dir). A sweep that ended before run_sweep has its
+  // error only; after it, only the path bits can fail, and the tables are
+  // installed all the same. A report that cannot be written is logged; the
+  // sweep's outcome stands.
+  void report(const char* dump_dir, const Failure& failure) {
+    if (!reported)
+      reporter.sweep(ftclos::failed_metrics(static_cast<int>(failure.error), failure.message,
+                                            options.ok() ? options->scheme : ""));
+    reported = false;
+    if (options.ok() && !options->report) return;
+    const std::string dir = options.ok() && !options->report_dir.empty() ? options->report_dir
+                            : dump_dir                                 ? dump_dir
+                                                                       : "";
+    if (ftclos::Status status = reporter.write(dir); !status.ok())
+      log(FTCLOS_LOG_ERROR, ftclos::numbered(SweepError::kReportUnwritten, status.message()));
   }
 
  private:
@@ -334,7 +362,11 @@ int ftclos_engine_set_options(struct ftclos_engine* engine, const char* options,
 
 int ftclos_engine_route(struct ftclos_engine* engine, const struct ftclos_subnet* subnet, const char* dump_dir,
                         char** errptr) {
-  const int rc = guarded(errptr, [&](Failure& failure) { return engine->route(*subnet, dump_dir, failure); });
+  const int rc = guarded(errptr, [&](Failure& failure) {
+    const int code = engine->route(*subnet, dump_dir, failure);
+    engine->report(dump_dir, failure);
+    return code;
+  });
   if (rc != 0 && rc != -EIO) {
     try {
       engine->clear();

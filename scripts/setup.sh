@@ -13,6 +13,7 @@ packages=(
   opensm libopensm-dev libibumad-dev libibnetdisc-dev libibmad-dev ibsim-utils infiniband-diags chromium
   clang libclang-rt-14-dev
   python3-jsonschema bash-completion debhelper  # json_schemas.sh; install_layout.sh; debian_packages.sh
+  python3-prometheus-client  # plugin_metrics.sh: a strict parser of the text format
 )
 missing=()
 for p in "${packages[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done

@@ -23,6 +23,7 @@ void add_plan(CLI::App& app);
 void add_experiment(CLI::App& app);
 void add_import_topo(CLI::App& app);
 void add_trace(CLI::App& app);
+void add_report(CLI::App& app);
 
 inline constexpr Command kCommands[] = {
     {"gen", add_gen},
@@ -37,6 +38,7 @@ inline constexpr Command kCommands[] = {
     {"plan", add_plan},
     {"experiment", add_experiment},
     {"import-topo", add_import_topo},
+    {"report", add_report},
 };
 
 /// Exit status of the command that ran: 0 success, 1 failure, 2 bad input.

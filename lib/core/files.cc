@@ -69,14 +69,25 @@ struct CloseFile {
 };
 using File = std::unique_ptr<std::FILE, CloseFile>;
 
-// Hands `produce` a sink into `file` and closes it; false (errno set) when a
-// write or the close failed.
-bool produce_into(File file, const TextProducer& produce) {
+// Hands `produce` a sink into `file` and closes it, on the disk first with
+// `sync`; false (errno set) when a write, the sync or the close failed.
+bool produce_into(File file, const TextProducer& produce, bool sync = false) {
   const auto sink = [&](std::string_view chunk) {
     return std::fwrite(chunk.data(), 1, chunk.size(), file.get()) == chunk.size();
   };
   if (!produce(sink) || std::fflush(file.get()) != 0) return false;
+  if (sync && ::fsync(::fileno(file.get())) != 0) return false;
   return std::fclose(file.release()) == 0;
+}
+
+// The folder of `path` on the disk: a rename in it survives a crash.
+void sync_folder(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  const std::string folder = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+  const int fd = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return;  // the rename is done; only its durability is not known
+  ::fsync(fd);
+  ::close(fd);
 }
 
 Status cannot_write(const std::string& path, int error) {
@@ -189,7 +200,7 @@ Status OutputFiles::write(const std::string& path, const TextProducer& produce) 
   if (exists) ::fchmod(*created, mode);  // the umask narrowed it at creation
   File file(::fdopen(*created, "wb"));
   if (!file) ::close(*created);
-  if (!file || !produce_into(std::move(file), produce)) {
+  if (!file || !produce_into(std::move(file), produce, sync_ == Sync::kDurable)) {
     const int error = errno;
     ::unlink(temporary.c_str());
     return cannot_write(path, error);
@@ -205,6 +216,7 @@ Status OutputFiles::commit() {
       pending_.erase(pending_.begin(), pending_.begin() + static_cast<long>(i));  // those are in place
       return failed;
     }
+    if (sync_ == Sync::kDurable) sync_folder(pending_[i].path);
   }
   pending_.clear();
   return Status::Ok();
@@ -217,6 +229,13 @@ Status write_file(const std::string& path, const std::string& text) {
 Status write_file(const std::string& path, const TextProducer& produce) {
   OutputFiles outputs;
   if (Status status = outputs.write(path, produce); !status.ok()) return status;
+  return outputs.commit();
+}
+
+Status write_file_durably(const std::string& path, const std::string& text) {
+  OutputFiles outputs(OutputFiles::Sync::kDurable);
+  if (Status status = outputs.write(path, [&](const TextSink& sink) { return sink(text); }); !status.ok())
+    return status;
   return outputs.commit();
 }
 

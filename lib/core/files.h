@@ -5,6 +5,7 @@
 // planted symlink redirects nothing and a reader never sees half a file.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -81,7 +82,11 @@ using TextProducer = std::function<bool(const TextSink&)>;
 /// place at once. Temporaries not committed are removed.
 class OutputFiles {
  public:
-  OutputFiles() = default;
+  /// kDurable also flushes each temporary to the disk before it is renamed and
+  /// the folder after: a crash then leaves the old file or the new, never an
+  /// empty one (what a file other programs poll needs; a large dump does not).
+  enum class Sync : uint8_t { kNone, kDurable };
+  explicit OutputFiles(Sync sync = Sync::kNone) : sync_(sync) {}
   ~OutputFiles();
   OutputFiles(const OutputFiles&) = delete;
   OutputFiles& operator=(const OutputFiles&) = delete;
@@ -99,10 +104,13 @@ class OutputFiles {
     std::string temporary;
   };
   std::vector<Pending> pending_;
+  Sync sync_;
 };
 
 /// One output replaced as OutputFiles does; same errors.
 Status write_file(const std::string& path, const std::string& text);
 Status write_file(const std::string& path, const TextProducer& produce);
+/// The same with OutputFiles::Sync::kDurable.
+Status write_file_durably(const std::string& path, const std::string& text);
 
 }  // namespace ftclos

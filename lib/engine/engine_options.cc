@@ -91,10 +91,13 @@ Result<EngineOptions> parse_engine_options(std::string_view text) {
       options.hint_files.io_guid_file = value;
     } else if (key == "root_guid_file") {
       options.hint_files.root_guid_file = value;
+    } else if (key == "report_dir") {
+      options.report = value != "off";
+      options.report_dir = options.report ? value : "";
     } else {
       return Status::Error(fmt::format("unknown option \"{}\" (known: scheme, pathbits_file, lmc_shortfall, "
                                        "unreachable, keep_tables, trade_off_audit, steps, polish, repair_polish_work, pathbits_users, jobs, cn_guid_file, io_guid_file, "
-                                       "root_guid_file)",
+                                       "root_guid_file, report_dir)",
                                        key));
     }
   }

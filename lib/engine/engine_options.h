@@ -2,7 +2,7 @@
 // them to the plugin: "scheme=auto pathbits_file=F lmc_shortfall=warn|refuse
 // unreachable=refuse|allow keep_tables=on|off trade_off_audit=on|off steps=auto|wait
 // polish=on|off repair_polish_work=N pathbits_users=some|all jobs=N cn_guid_file=F io_guid_file=F
-// root_guid_file=F" (plugin/README.md).
+// root_guid_file=F report_dir=DIR|off" (plugin/README.md).
 #pragma once
 
 #include <string>
@@ -28,6 +28,8 @@ struct EngineOptions {
   PathBitsUsers path_bits_users = PathBitsUsers::kSome;  // pathbits_users=all: every job exports its path bits
   int jobs = 0;  // jobs=N: threads for routing and the check; 0: sweep_threads' default
   HintFiles hint_files;  // cn_guid_file, io_guid_file, root_guid_file: read on every sweep
+  bool report = true;      // report_dir=off: no sweep report (engine/sweep_reporter.h)
+  std::string report_dir;  // report_dir=DIR: where it goes; empty: OpenSM's dump_files_dir
 };
 
 /// key=value words separated by spaces, tabs or commas; an unknown key, a

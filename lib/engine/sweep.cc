@@ -18,9 +18,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// The most CAs the summary line's per-consumer worst cases are measured for.
-constexpr long kConsumerFiguresCas = 1024;
-
 double ms_since(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
@@ -41,6 +38,7 @@ class SweepRun {
       count_changes();
       if (check()) {
         plan_steps();
+        measure();
         say(SweepLevel::kInfo, summary(in_.read_ms + ms_since(start)));
       }
     }
@@ -231,6 +229,27 @@ class SweepRun {
     }
   }
 
+  // The figures the sweep report gives (engine/sweep_metrics.h) and the
+  // summary line's per-consumer worst cases, on fabrics small enough.
+  void measure() {
+    const long cas = std::ranges::count_if(in_.fabric.nodes(), [](const Node& node) { return !node.is_switch(); });
+    if (cas > kConsumerFiguresCas) return;
+    const Clock::time_point start = Clock::now();
+    const Routing& routing = sweep().routing;
+    AuditInput input{in_.fabric, sweep_levels(), in_.lids, routing.lfts, {}, routing.dest_sl, {}};
+    SweepFigures figures;
+    if (in_.lids.lmc > 0) {
+      figures.consumers = consumer_figures(input, {OffsetChoice::Mode::kPathBits, 0, routing.path_bits});
+    } else {  // one offset: one figure for every consumer
+      const double worst = worst_case_value(input);
+      figures.consumers = {worst, worst, worst};
+    }
+    input.count_non_minimal = false;
+    figures.switch_credit_loops = check_correctness(input).switch_credit_loops;
+    sweep().figures = figures;
+    sweep().check_ms += ms_since(start);
+  }
+
   // Installs the merged tables when they pass the check; says so.
   void adopt_if_sound(Routing merged) {
     Correctness check = audit(merged);
@@ -305,14 +324,12 @@ class SweepRun {
   // exact audits, so only up to kConsumerFiguresCas CAs (seconds on FT(36,3)).
   std::string by_consumer() const {
     if (in_.lids.lmc == 0) return "";
-    const Sweep& s = out_.sweep;
-    const long cas = std::ranges::count_if(in_.fabric.nodes(), [](const Node& node) { return !node.is_switch(); });
-    if (cas > kConsumerFiguresCas)
+    const std::optional<SweepFigures>& figures = out_.sweep.figures;
+    if (!figures)
       return fmt::format("worst case by consumer not measured above {} CAs (ftclos audit measures it); ",
                          kConsumerFiguresCas);
-    return fmt::format("worst case offset 0 {:g}, path bits {:g}; ",
-                       offset_zero_worst_case(in_.fabric, s.detection.levels, in_.lids, s.routing),
-                       routing_worst_case(in_.fabric, s.detection.levels, in_.lids, s.routing));
+    return fmt::format("worst case offset 0 {:g}, path bits {:g}; ", figures->consumers.offset0,
+                       *figures->consumers.path_bits);
   }
 
   // The VLs the routing's SLs take (SL k on VL k), where it sets SLs: as

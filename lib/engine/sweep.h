@@ -10,12 +10,14 @@
 
 #include <atomic>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "audit/audit.h"
 #include "audit/trade_off.h"
+#include "audit/worst_case.h"
 #include "core/fabric.h"
 #include "detect/detect.h"
 #include "detect/host_hints.h"
@@ -42,6 +44,7 @@ enum class SweepError {
   kMcastUnordered = 15,
   kMcastTree,
   kUnsafeChange,
+  kReportUnwritten,
 };
 
 /// "ERR nn: what", the form operators grep OpenSM's log for.
@@ -104,6 +107,19 @@ struct SweepInput {
   const std::vector<uint8_t>* previous_sl = nullptr;
 };
 
+/// The most CAs a sweep measures its worst cases per consumer and its
+/// credit loops with switches' own routes for: exact audits, seconds on FT(36,3).
+inline constexpr long kConsumerFiguresCas = 1024;
+
+/// What a sweep measures of its tables beyond the check (checking time), up
+/// to kConsumerFiguresCas CAs: the worst-case contention per consumer (at
+/// LMC 0 all three the one figure) and the credit loops once switches' own
+/// routes join the CAs'.
+struct SweepFigures {
+  ConsumerFigures consumers;
+  int switch_credit_loops = 0;
+};
+
 /// What one sweep learned; `routing` holds the tables to publish.
 struct Sweep {
   Detection detection;
@@ -119,6 +135,7 @@ struct Sweep {
   // The change from `previous` in steps safe in flight (engine/safe_steps.h),
   // the last `routing.lfts`; empty without previous tables.
   SafeSteps steps;
+  std::optional<SweepFigures> figures;  // of `routing`; none above kConsumerFiguresCas CAs or for a failed sweep
   double recognize_ms = 0, route_ms = 0, check_ms = 0;
 };
 

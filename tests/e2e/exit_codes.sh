@@ -24,6 +24,19 @@ sed 's/^0x0009 [0-9]*/0x0009 255/' ft.dump >dropped.dump
 printf '"H-0.0" "H-1.0"\n"H-1.0" "H-0.0"\n' >swap.perm
 printf '"H-0.0" "H-1.0"\n"H-0.1" "H-1.1"\n' >crowded.perm
 
+# The plugin's sweep report (engine/sweep_report_json.h) of a sweep that
+# failed before it read the fabric, and of one that succeeded.
+sweep_json() {
+  printf '{"schema_version": 1, "ftclos_version": "0.1.0", "sweeps_total": 1, "sweep_failures_total": %d,
+  "deferred_polish_installed_total": 0, "previous": null, "sweep": {"timestamp": 0, "ok": %s, "error": %d,
+  "message": "", "step_only": false, "scheme": "auto", "chosen": "", "lmc": null, "lmc_needed": null,
+  "recognition": null, "check": null, "change": null, "polish_deferred": false, "polish_installed": false,
+  "seconds": {"recognition": 0, "routing": 0, "checking": 0}}}\n' "$@"
+}
+mkdir -p report-ok report-failed
+sweep_json 0 true 0 >report-ok/ftclos-sweep.json
+sweep_json 1 false 13 >report-failed/ftclos-sweep.json
+
 # "SUBCOMMAND CODE" -> its arguments (word-split); one case per README cell.
 declare -A cases=(
   ["gen 0"]="gen ftree --ports 4 --levels 2 -o gen.net"
@@ -57,6 +70,9 @@ declare -A cases=(
   ["experiment 2"]="experiment nosuch"
   ["import-topo 0"]="import-topo $topos/ibutils/SingleGazelle.topo -o gazelle.net"
   ["import-topo 2"]="import-topo nosuch.topo"
+  ["report 0"]="report report-ok"
+  ["report 1"]="report report-failed"
+  ["report 2"]="report nosuch"
 )
 # Cells no input reaches on purpose, with the reason.
 declare -A unreachable=(

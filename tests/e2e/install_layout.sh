@@ -37,6 +37,7 @@ expect=(
   "$prefix/$datadir/bash-completion/completions/ftclos"
   "$prefix/$datadir/doc/ftclos/schemas/audit.schema.json"
   "$prefix/$datadir/doc/ftclos/schemas/detect.schema.json"
+  "$prefix/$datadir/doc/ftclos/schemas/sweep.schema.json"
 )
 for path in "${expect[@]}"; do [ -f "$root$path" ] || fail "not installed: $path"; done
 echo "installed under $prefix: $(cd "$root" && find . -type f | sort | tr '\n' ' ')"

@@ -8,7 +8,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <string>
 #include <thread>
@@ -109,6 +111,39 @@ TEST_F(FilesTest, ConcurrentWritersLeaveOneWholeOutput) {
     EXPECT_TRUE(result == a || result == b) << result.size() << " bytes";
   }
   EXPECT_EQ(entries(), 1);
+}
+
+// The plugin's sweep report (engine/sweep_reporter.h) is polled by
+// node_exporter during sweeps: a reader must see the old file or the new,
+// whole, never one truncated in place and refilled. A reader holding the
+// old file keeps it whole too (a new inode replaced it).
+TEST_F(FilesTest, DurableWritesNeverShowAReaderHalfAFile) {
+  std::string a, b;
+  for (int line = 0; line < 20000; ++line) a += "ftclos_a 1\n", b += "ftclos_bb 2\n";
+  ASSERT_TRUE(write_file_durably(path("ftclos.prom"), a).ok());
+  std::FILE* held = std::fopen(path("ftclos.prom").c_str(), "rb");
+  ASSERT_NE(held, nullptr);
+  std::atomic<bool> done = false;
+  int reads = 0, partial = 0;
+  std::thread reader([&] {
+    while (!done) {
+      Result<std::string> text = read_file(path("ftclos.prom"));
+      ++reads;
+      partial += !text.ok() || (*text != a && *text != b);
+    }
+  });
+  for (int round = 0; round < 20; ++round)
+    ASSERT_TRUE(write_file_durably(path("ftclos.prom"), round % 2 ? a : b).ok());
+  done = true;
+  reader.join();
+  EXPECT_GT(reads, 0);
+  EXPECT_EQ(partial, 0);
+  std::string old(a.size() + 1, '\0');
+  EXPECT_EQ(std::fread(old.data(), 1, old.size(), held), a.size());
+  std::fclose(held);
+  EXPECT_EQ(old.substr(0, a.size()), a);
+  EXPECT_EQ(text_of("ftclos.prom"), a);
+  EXPECT_EQ(entries(), 1);  // no temporary left
 }
 
 TEST_F(FilesTest, FifoAndDevicesAreRefusedAtOnce) {

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 
 #include "paths/cdg_layers.h"
 
@@ -29,61 +30,130 @@ std::vector<uint16_t> sls_by_lid(const LidMap& lids, const TablesSide& before, c
 
 namespace {
 
-// One VL's union channel dependency graph, each dependency kept once.
+// One VL's union channel dependency graph, each dependency kept once; a
+// graph over a base adds only what the base lacks.
 class UnionGraph {
  public:
-  explicit UnionGraph(int channels) : next_(channels), known_(static_cast<size_t>(channels) * 4, 0) {}
+  UnionGraph(int channels, const UnionGraph* base) : channels_(channels), base_(base) {}
 
-  void add(int from, int to) {
-    // 256 bits per channel, by the low byte of the successor: a channel's
-    // successors are ports of one switch, fewer than 256 consecutive numbers.
-    const size_t bit = static_cast<size_t>(from) * 256 + (static_cast<unsigned>(to) & 255);
-    uint64_t& word = known_[bit / 64];
-    if (word & (uint64_t{1} << (bit % 64))) return;
-    word |= uint64_t{1} << (bit % 64);
-    next_[from].push_back(to);
+  bool empty() const { return added_.empty(); }
+  bool has(int from, int to) const {
+    if (base_ && base_->has(from, to)) return true;
+    if (known_.empty()) return false;
+    const size_t bit = bit_of(from, to);
+    return known_[bit / 64] & (uint64_t{1} << (bit % 64));
   }
 
-  /// A cycle's channels, in order; empty when the graph is acyclic (Kahn's
-  /// sort, then a walk back along the edges among the channels left).
+  void add(int from, int to) {
+    if (has(from, to)) return;
+    if (known_.empty()) {  // allocated at the first dependency: most VLs carry none
+      next_.resize(channels_);
+      known_.assign(static_cast<size_t>(channels_) * 4, 0);
+    }
+    const size_t bit = bit_of(from, to);
+    known_[bit / 64] |= uint64_t{1} << (bit % 64);
+    next_[from].push_back(to);
+    added_.push_back(from);
+  }
+
+  /// A cycle's channels, in order; empty when there is none. Alone, every
+  /// channel is searched; over an acyclic base, a cycle passes a
+  /// dependency added here, so only what those reach is.
   std::vector<int> cycle() const {
-    const int n = static_cast<int>(next_.size());
-    std::vector<int> waiting(n, 0), ready;
-    for (const std::vector<int>& out : next_)
-      for (int to : out) ++waiting[to];
-    for (int c = 0; c < n; ++c)
-      if (waiting[c] == 0) ready.push_back(c);
-    int sorted = 0;
-    while (!ready.empty()) {
-      const int c = ready.back();
-      ready.pop_back();
-      ++sorted;
-      for (int to : next_[c])
-        if (--waiting[to] == 0) ready.push_back(to);
+    if (empty()) return {};
+    color_.assign(channels_, 0);
+    parent_.assign(channels_, -1);
+    for (int start : added_) {
+      if (color_[start] != 0) continue;
+      if (std::vector<int> found = search(start); !found.empty()) return found;
     }
-    if (sorted == n) return {};
-    // Every channel left waits on another one left: walk back until one repeats.
-    std::vector<int> prev(n, -1);
-    for (int c = 0; c < n; ++c)
-      if (waiting[c] > 0)
-        for (int to : next_[c])
-          if (waiting[to] > 0) prev[to] = c;
-    int at = static_cast<int>(std::ranges::find_if(waiting, [](int w) { return w > 0; }) - waiting.begin());
-    std::vector<int> seen(n, -1), walk;
-    while (seen[at] < 0) {
-      seen[at] = static_cast<int>(walk.size());
-      walk.push_back(at);
-      at = prev[at];
-    }
-    std::vector<int> cycle(walk.begin() + seen[at], walk.end());
-    std::ranges::reverse(cycle);
-    return cycle;
+    return {};
   }
 
  private:
+  // 256 bits per channel, by the low byte of the successor: a channel's
+  // successors are ports of one switch, fewer than 256 consecutive numbers.
+  static size_t bit_of(int from, int to) {
+    return static_cast<size_t>(from) * 256 + (static_cast<unsigned>(to) & 255);
+  }
+
+  template <class Visit>
+  void for_next(int c, Visit visit) const {
+    if (base_ && !base_->next_.empty())
+      for (int to : base_->next_[c]) visit(to);
+    if (!next_.empty())
+      for (int to : next_[c]) visit(to);
+  }
+
+  // Depth first from `start`: a channel met again on the current path closes a cycle.
+  std::vector<int> search(int start) const {
+    std::vector<std::pair<int, size_t>> stack{{start, 0}};  // channel, successors tried
+    color_[start] = 1;
+    while (!stack.empty()) {
+      auto& [c, tried] = stack.back();
+      int onward = -1;
+      size_t k = 0;
+      for_next(c, [&](int to) {
+        if (onward < 0 && k++ >= tried && color_[to] != 2) onward = to;
+      });
+      if (onward < 0) {
+        color_[c] = 2;
+        stack.pop_back();
+        continue;
+      }
+      tried = k;
+      if (color_[onward] == 1) {  // back on the path: the cycle is onward .. c
+        std::vector<int> cycle;
+        for (int at = c; at != onward; at = parent_[at]) cycle.push_back(at);
+        cycle.push_back(onward);
+        std::ranges::reverse(cycle);
+        return cycle;
+      }
+      parent_[onward] = c;
+      color_[onward] = 1;
+      stack.emplace_back(onward, 0);
+    }
+    return {};
+  }
+
+  int channels_;
+  const UnionGraph* base_;
   std::vector<std::vector<int>> next_;
   std::vector<uint64_t> known_;
+  std::vector<int> added_;  // the channels dependencies were added from, for the search's starts
+  mutable std::vector<uint8_t> color_;  // 0 unseen, 1 on the path, 2 done
+  mutable std::vector<int> parent_;
 };
+
+// Adds the union dependencies toward one LID to the VLs in `on_vls`:
+// `ports(x)` gives switch x's old and new port (equal when it stays).
+template <class Ports>
+void add_dependencies(const Channels& channels, Ports ports, const std::vector<int>& on_vls,
+                      std::vector<UnionGraph>& vls) {
+  for (int x : channels.switches()) {
+    const std::array<uint8_t, 2> here = ports(x);
+    for (int side = 0; side < 2; ++side) {
+      if (side == 1 && here[1] == here[0]) break;
+      const int first = channels.of(x, here[side]);
+      if (first < 0) continue;
+      const int y = channels.peer(first);
+      const std::array<uint8_t, 2> there = ports(y);
+      for (int onward_side = 0; onward_side < 2; ++onward_side) {
+        if (onward_side == 1 && there[1] == there[0]) break;
+        const int second = channels.of(y, there[onward_side]);
+        if (second < 0) continue;
+        for (int v : on_vls) vls[v].add(first, second);
+      }
+    }
+  }
+}
+
+std::vector<int> vls_of(uint16_t sls) {
+  std::vector<int> out;
+  for (int v = 0; v < kVls; ++v)
+    if (sls & (1u << v)) out.push_back(v);
+  return out;
+}
 
 std::string port_name(const Fabric& fabric, int node, int port) {
   return fmt::format("{} port {}", fabric.node(node).display_name(), port);
@@ -91,72 +161,97 @@ std::string port_name(const Fabric& fabric, int node, int port) {
 
 }  // namespace
 
-TransitionCheck check_transition(const Fabric& fabric, const LidMap& lids, const TablesSide& before,
-                                 const TablesSide& after) {
+struct TransitionBase::Graphs {
+  Channels channels;
+  std::vector<UnionGraph> vls;
+  std::vector<std::vector<int>> cycles;  // per VL: a cycle of the base alone, or empty
+};
+
+std::vector<uint8_t> changing_lids(const Fabric& fabric, const LidMap& lids, const TablesSide& before,
+                                   const TablesSide& after) {
+  std::vector<uint8_t> changing(lids.max_lid + 1, 0);
+  const std::vector<uint16_t> sls = sls_by_lid(lids, before, after);
+  for (int lid = 1; lid <= lids.max_lid; ++lid) changing[lid] = std::popcount(sls[lid]) > 1;
+  for (int x = 0; x < fabric.size(); ++x) {
+    if (!fabric.node(x).is_switch()) continue;
+    for (int lid = 1; lid <= lids.max_lid; ++lid)
+      if (before.lfts.at_or_none(x, lid) != after.lfts.at_or_none(x, lid)) changing[lid] = 1;
+  }
+  return changing;
+}
+
+TransitionBase::TransitionBase(const Fabric& fabric_in, const LidMap& lids_in, const TablesSide& side,
+                               std::vector<uint8_t> changing_in)
+    : fabric(fabric_in),
+      lids(lids_in),
+      changing(std::move(changing_in)),
+      graphs(new Graphs{Channels(fabric_in, StarRoots{}), {}, {}}) {
+  const Channels& channels = graphs->channels;
+  for (int v = 0; v < kVls; ++v) graphs->vls.emplace_back(channels.count(), nullptr);
+  const std::vector<uint16_t> sls = sls_by_lid(lids, side, side);
+  // Each switch's port for a block of LIDs, read a table line at a time
+  // (one LID at a time reads one line of every table).
+  constexpr int kBlock = 64;
+  std::vector<uint8_t> block(static_cast<size_t>(kBlock) * fabric.size());
+  for (int first_lid = 1; first_lid <= lids.max_lid; first_lid += kBlock) {
+    const int last_lid = std::min(lids.max_lid, first_lid + kBlock - 1);
+    for (int x : channels.switches())
+      for (int lid = first_lid; lid <= last_lid; ++lid)
+        block[static_cast<size_t>(lid - first_lid) * fabric.size() + x] = side.lfts.at_or_none(x, lid);
+    for (int lid = first_lid; lid <= last_lid; ++lid) {
+      if (lids.owner[lid] < 0 || changing[lid]) continue;
+      const uint8_t* ports = &block[static_cast<size_t>(lid - first_lid) * fabric.size()];
+      add_dependencies(
+          channels, [&](int x) { return std::array<uint8_t, 2>{ports[x], ports[x]}; }, vls_of(sls[lid]), graphs->vls);
+    }
+  }
+  for (const UnionGraph& vl : graphs->vls) graphs->cycles.push_back(vl.cycle());
+}
+
+TransitionBase::~TransitionBase() = default;
+
+TransitionCheck check_transition(const TransitionBase& base, const TablesSide& before, const TablesSide& after) {
   TransitionCheck out;
-  const Channels channels(fabric, StarRoots{});
+  const Fabric& fabric = base.fabric;
+  const LidMap& lids = base.lids;
+  const Channels& channels = base.graphs->channels;
+  const std::vector<int>& switches = channels.switches();
   const std::vector<uint16_t> sls = sls_by_lid(lids, before, after);
   std::vector<UnionGraph> vls;
   vls.reserve(kVls);
-  for (int v = 0; v < kVls; ++v) vls.emplace_back(channels.count());
-  const std::vector<int>& switches = channels.switches();
-  // Per switch, for the LID at hand: its old and new ports (equal when the entry stays).
+  for (int v = 0; v < kVls; ++v) vls.emplace_back(channels.count(), &base.graphs->vls[v]);
   auto next_switch = [&](int x, uint8_t port) {
     const int c = channels.of(x, port);
     return c < 0 ? -1 : channels.peer(c);
   };
-  // Each switch's old and new ports for a block of LIDs, read a table line
-  // at a time (one LID at a time reads one line of every table).
-  constexpr int kBlock = 64;
-  std::vector<std::array<uint8_t, 2>> block(static_cast<size_t>(kBlock) * fabric.size());
   UnionLoopSearch loops(fabric.size());
-  std::vector<int> on_vls;
-  for (int first_lid = 1; first_lid <= lids.max_lid; first_lid += kBlock) {
-    const int last_lid = std::min(lids.max_lid, first_lid + kBlock - 1);
-    for (int x : switches)
-      for (int lid = first_lid; lid <= last_lid; ++lid)
-        block[static_cast<size_t>(lid - first_lid) * fabric.size() + x] = {before.lfts.at_or_none(x, lid),
-                                                                            after.lfts.at_or_none(x, lid)};
-    for (int lid = first_lid; lid <= last_lid; ++lid) {
-      if (lids.owner[lid] < 0) continue;
-      ++out.lids;
-      const std::array<uint8_t, 2>* ports = &block[static_cast<size_t>(lid - first_lid) * fabric.size()];
-      long changed = 0;
-      for (int x : switches) changed += ports[x][0] != ports[x][1];
-      out.changed_entries += changed;
-      // A loop of the union next hops. A LID none of whose entries changes
-      // loops only where both tables do, which their own audit says.
-      const std::vector<int> loop = changed == 0 ? std::vector<int>{} : loops.find(switches, [&](int x) {
-        return std::array<int, 2>{next_switch(x, ports[x][0]), next_switch(x, ports[x][1])};
-      });
-      if (!loop.empty() && out.looping_lids++ < static_cast<long>(kExamples)) {
-        std::vector<std::string> names;
-        for (int x : loop) names.push_back(fabric.node(x).display_name());
-        names.push_back(fabric.node(loop.front()).display_name());
-        out.examples.push_back(fmt::format("LID {:#x} ({}): old and new next hops loop: {}", lid,
-                                           fabric.node(lids.owner[lid]).display_name(), fmt::join(names, " -> ")));
-      }
-      // The union dependencies, on the VL of every SL either side gives the LID.
-      on_vls.clear();
-      for (int v = 0; v < kVls; ++v)
-        if (sls[lid] & (1u << v)) on_vls.push_back(v);
-      for (int x : switches)
-        for (int side = 0; side < 2; ++side) {
-          if (side == 1 && ports[x][1] == ports[x][0]) break;
-          const int first = channels.of(x, ports[x][side]);
-          if (first < 0) continue;
-          const int y = channels.peer(first);
-          for (int onward_side = 0; onward_side < 2; ++onward_side) {
-            if (onward_side == 1 && ports[y][1] == ports[y][0]) break;
-            const int second = channels.of(y, ports[y][onward_side]);
-            if (second < 0) continue;
-            for (int v : on_vls) vls[v].add(first, second);
-          }
-        }
+  for (int lid = 1; lid <= lids.max_lid; ++lid) {
+    if (lids.owner[lid] < 0) continue;
+    ++out.lids;
+    if (!base.changing[lid]) continue;
+    auto ports = [&](int x) { return std::array<uint8_t, 2>{before.lfts.at_or_none(x, lid), after.lfts.at_or_none(x, lid)}; };
+    long changed = 0;
+    for (int x : switches) changed += before.lfts.at_or_none(x, lid) != after.lfts.at_or_none(x, lid);
+    out.changed_entries += changed;
+    // A loop of the union next hops. A LID none of whose entries changes
+    // loops only where both tables do, which their own audit says.
+    const std::vector<int> loop = changed == 0 ? std::vector<int>{} : loops.find(switches, [&](int x) {
+      const std::array<uint8_t, 2> here = ports(x);
+      return std::array<int, 2>{next_switch(x, here[0]), next_switch(x, here[1])};
+    });
+    if (!loop.empty() && out.looping_lids++ < static_cast<long>(kExamples)) {
+      std::vector<std::string> names;
+      for (int x : loop) names.push_back(fabric.node(x).display_name());
+      names.push_back(fabric.node(loop.front()).display_name());
+      out.examples.push_back(fmt::format("LID {:#x} ({}): old and new next hops loop: {}", lid,
+                                         fabric.node(lids.owner[lid]).display_name(), fmt::join(names, " -> ")));
     }
+    // The union dependencies, on the VL of every SL either side gives the LID.
+    add_dependencies(channels, ports, vls_of(sls[lid]), vls);
   }
   for (int v = 0; v < kVls; ++v) {
-    const std::vector<int> cycle = vls[v].cycle();
+    const std::vector<int>& of_base = base.graphs->cycles[v];
+    const std::vector<int> cycle = of_base.empty() ? vls[v].cycle() : of_base;
     if (cycle.empty()) continue;
     out.credit_loop_vls |= uint16_t{1} << v;
     std::vector<std::string> hops;
@@ -165,6 +260,12 @@ TransitionCheck check_transition(const Fabric& fabric, const LidMap& lids, const
                                        cycle.size(), fmt::join(hops, " -> ")));
   }
   return out;
+}
+
+TransitionCheck check_transition(const Fabric& fabric, const LidMap& lids, const TablesSide& before,
+                                 const TablesSide& after) {
+  const TransitionBase base(fabric, lids, before, changing_lids(fabric, lids, before, after));
+  return check_transition(base, before, after);
 }
 
 }  // namespace ftclos

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -90,8 +91,37 @@ class UnionLoopSearch {
 /// The SLs packets to each LID may carry on either side: bit s of [lid].
 std::vector<uint16_t> sls_by_lid(const LidMap& lids, const TablesSide& before, const TablesSide& after);
 
-/// Whether every mix of `before` and `after` on `lids` is loop-free and
-/// deadlock-free. Both sides' tables index the same nodes and LIDs.
+/// The LIDs whose entries or SLs differ between the two sides ([lid] = 1):
+/// the other LIDs' loops and dependencies are the same on both.
+std::vector<uint8_t> changing_lids(const Fabric& fabric, const LidMap& lids, const TablesSide& before,
+                                   const TablesSide& after);
+
+/// The dependencies of the LIDs a change leaves alone, per VL, and whether
+/// they close a cycle by themselves: the same for every pair of table sets
+/// that hold those LIDs' entries and SLs, as every step of one change does,
+/// so built once (one pass over every entry) for all its pairs.
+class TransitionBase {
+ public:
+  /// From `side`'s entries and SLs of every LID `changing` does not mark.
+  TransitionBase(const Fabric& fabric, const LidMap& lids, const TablesSide& side, std::vector<uint8_t> changing);
+  ~TransitionBase();
+  TransitionBase(const TransitionBase&) = delete;
+  TransitionBase& operator=(const TransitionBase&) = delete;
+
+  struct Graphs;
+  const Fabric& fabric;
+  const LidMap& lids;
+  const std::vector<uint8_t> changing;  // [lid] = 1: not in the base
+  const std::unique_ptr<Graphs> graphs;
+};
+
+/// Whether every mix of `before` and `after` is loop-free and
+/// deadlock-free, both holding `base`'s entries and SLs on the LIDs it
+/// leaves out: only the changing LIDs are read, and a new cycle must pass
+/// one of their dependencies, so only what those reach is searched.
+TransitionCheck check_transition(const TransitionBase& base, const TablesSide& before, const TablesSide& after);
+
+/// The same for any two sides: the base built from `before` first.
 TransitionCheck check_transition(const Fabric& fabric, const LidMap& lids, const TablesSide& before,
                                  const TablesSide& after);
 

@@ -29,27 +29,58 @@ std::string SafeSteps::unsafe_pair() const {
 
 namespace {
 
-// [switch][lid]: the step at which the switch takes its new entry for the
-// LID (1, 2, ...), 0 where the entry does not change.
+// A LID the change touches: the switches whose entry for it changes.
+struct LidChange {
+  int lid;
+  std::vector<int> switches;  // ascending
+};
+
+// [i][j]: the step at which lid_changes[i].switches[j] takes its new entry (1, 2, ...).
 using Schedule = std::vector<std::vector<uint8_t>>;
 
+uint8_t sl_of(const std::vector<uint8_t>& sls, int lid) { return lid < static_cast<int>(sls.size()) ? sls[lid] : 0; }
+
 struct Change {
+  Change(const Fabric& fabric_in, const LidMap& lids_in, const TablesSide& before_in, const TablesSide& after_in)
+      : fabric(fabric_in),
+        lids(lids_in),
+        before(before_in),
+        after(after_in),
+        base(fabric_in, lids_in, before_in, changing_lids(fabric_in, lids_in, before_in, after_in)),
+        index_of(fabric_in.size(), -1) {
+    for (int lid = 1; lid <= lids.max_lid; ++lid) {
+      if (!base.changing[lid] || lids.owner[lid] < 0) continue;
+      LidChange entry{lid, {}};
+      for (int x : switches())
+        if (changed(x, lid)) entry.switches.push_back(x);
+      lid_changes.push_back(std::move(entry));
+    }
+  }
+
   const Fabric& fabric;
   const LidMap& lids;
   const TablesSide& before;
   const TablesSide& after;
+  TransitionBase base;  // the LIDs the change leaves alone, for every pair's check
   Channels channels{fabric, StarRoots{}};
+  std::vector<LidChange> lid_changes;  // ascending by LID: entries or SL change
+  mutable std::vector<int> index_of;   // scratch: switch -> its index in one LidChange, else -1
 
   const std::vector<int>& switches() const { return channels.switches(); }
   bool changed(int x, int lid) const { return before.lfts.at_or_none(x, lid) != after.lfts.at_or_none(x, lid); }
+  bool moving(int lid) const { return sl_of(before.dest_sl, lid) != sl_of(after.dest_sl, lid); }
   int next(const Lfts& lfts, int x, int lid) const {
     const int c = channels.of(x, lfts.at_or_none(x, lid));
     return c < 0 ? -1 : channels.peer(c);
   }
-  Schedule empty() const {
-    Schedule schedule(fabric.size());
-    for (int x : switches()) schedule[x].assign(lids.max_lid + 1, 0);
+  Schedule ones() const {
+    Schedule schedule;
+    for (const LidChange& entry : lid_changes) schedule.emplace_back(entry.switches.size(), 1);
     return schedule;
+  }
+  // index_of for one LidChange's switches (and back to -1 with `false`).
+  void index(const LidChange& entry, bool on) const {
+    for (size_t j = 0; j < entry.switches.size(); ++j) index_of[entry.switches[j]] = on ? static_cast<int>(j) : -1;
   }
 };
 
@@ -57,38 +88,42 @@ struct Change {
 // entry closes a loop with the entries of the step before held back one
 // step more ("hold the first back"): a single cut takes two steps.
 Schedule hold_back_schedule(const Change& change) {
-  Schedule step = change.empty();
+  Schedule step = change.ones();
   const std::vector<int>& switches = change.switches();
   std::vector<std::array<int, 2>> hops(change.fabric.size());  // next switch before and after step t
   UnionLoopSearch loops(change.fabric.size());
-  for (int lid = 1; lid <= change.lids.max_lid; ++lid) {
-    if (change.lids.owner[lid] < 0) continue;
-    bool any = false;
-    for (int x : switches)
-      if (change.changed(x, lid)) step[x][lid] = 1, any = true;
-    for (int t = 1; any && t < 255; ++t) {
+  for (size_t i = 0; i < change.lid_changes.size(); ++i) {
+    const LidChange& entry = change.lid_changes[i];
+    const int lid = entry.lid;
+    change.index(entry, true);
+    for (int x : switches) {
+      const int old_hop = change.next(change.before.lfts, x, lid);
+      hops[x] = {old_hop, old_hop};
+    }
+    for (int t = 1; !entry.switches.empty() && t < 255; ++t) {
+      bool later = false;
       for (;;) {
-        any = false;
-        for (int x : switches) {
+        later = false;
+        for (size_t j = 0; j < entry.switches.size(); ++j) {
+          const int x = entry.switches[j], s = step[i][j];
           const int old_hop = change.next(change.before.lfts, x, lid), new_hop = change.next(change.after.lfts, x, lid);
-          const int s = step[x][lid];
-          hops[x] = {s != 0 && s < t ? new_hop : old_hop, s != 0 && s <= t ? new_hop : old_hop};
-          any |= s > t;
+          hops[x] = {s < t ? new_hop : old_hop, s <= t ? new_hop : old_hop};
+          later |= s > t;
         }
         const std::vector<int> loop = loops.find(switches, [&](int x) { return hops[x]; });
         if (loop.empty()) break;
         // Hold back a switch whose edge on the loop is its new entry, taken at step t.
         int held = -1;
-        for (size_t i = 0; i < loop.size() && held < 0; ++i) {
-          const int x = loop[i], onward = loop[(i + 1) % loop.size()];
-          if (step[x][lid] == t && hops[x][1] == onward && hops[x][0] != onward) held = x;
+        for (size_t k = 0; k < loop.size() && held < 0; ++k) {
+          const int x = loop[k], onward = loop[(k + 1) % loop.size()], j = change.index_of[x];
+          if (j >= 0 && step[i][j] == t && hops[x][1] == onward && hops[x][0] != onward) held = j;
         }
         if (held < 0) break;  // the old tables themselves loop: nothing to hold
-        step[held][lid] = static_cast<uint8_t>(t + 1);
-        any = true;
+        step[i][held] = static_cast<uint8_t>(t + 1);
       }
-      if (!any) break;
+      if (!later) break;
     }
+    change.index(entry, false);
   }
   return step;
 }
@@ -96,13 +131,14 @@ Schedule hold_back_schedule(const Change& change) {
 // A switch takes its new entry one step after every changed switch on its
 // new path onward: the order of the header, sound whatever the old tables.
 Schedule chain_schedule(const Change& change) {
-  Schedule step = change.empty();
-  std::vector<int> chain(change.fabric.size(), -1), walk;
+  Schedule step = change.ones();
+  std::vector<int> chain(change.fabric.size(), -1), walk, touched;
   std::vector<uint8_t> on_walk(change.fabric.size(), 0);
-  for (int lid = 1; lid <= change.lids.max_lid; ++lid) {
-    if (change.lids.owner[lid] < 0) continue;
-    for (int x : change.switches()) chain[x] = -1;
-    for (int start : change.switches()) {
+  for (size_t i = 0; i < change.lid_changes.size(); ++i) {
+    const LidChange& entry = change.lid_changes[i];
+    const int lid = entry.lid;
+    change.index(entry, true);
+    for (int start : entry.switches) {
       if (chain[start] >= 0) continue;
       // Down the new path to a switch already known, a CA, no route or (new
       // tables that loop) a switch of this walk; then back up, counting.
@@ -117,13 +153,18 @@ Schedule chain_schedule(const Change& change) {
         walk.push_back(x);
       }
       for (auto it = walk.rbegin(); it != walk.rend(); ++it) {
-        known += change.changed(*it, lid);
+        const int j = change.index_of[*it];
+        known += j >= 0;
         chain[*it] = known;
         on_walk[*it] = 0;
-        if (change.changed(*it, lid)) step[*it][lid] = static_cast<uint8_t>(std::min(known, 255));
+        touched.push_back(*it);
+        if (j >= 0) step[i][j] = static_cast<uint8_t>(std::min(known, 255));
       }
       walk.clear();
     }
+    for (int x : touched) chain[x] = -1;
+    touched.clear();
+    change.index(entry, false);
   }
   return step;
 }
@@ -138,61 +179,72 @@ Schedule chain_schedule(const Change& change) {
 // of the two routings' paths: on an SL whose routes are up/down on both
 // sides, acyclic. nullopt where these orders close a cycle for some LID.
 std::optional<Schedule> both_ways_schedule(const Change& change) {
-  Schedule step = change.empty();
+  Schedule step = change.ones();
   const int nodes = change.fabric.size();
-  std::vector<int> changed, order, earlier_count(nodes, 0);
+  std::vector<int> order, earlier_count(nodes, 0);
   std::vector<std::vector<int>> later(nodes);  // [x]: the changed switches that go after x
-  // The first changed switch after x along `lfts`' path (-1: none).
-  auto next_changed = [&](const Lfts& lfts, int x, int lid) {
-    int z = change.next(lfts, x, lid);
-    for (int hops = 0; z >= 0 && !change.changed(z, lid) && hops < nodes; ++hops) z = change.next(lfts, z, lid);
-    return z >= 0 && change.changed(z, lid) ? z : -1;
-  };
-  for (int lid = 1; lid <= change.lids.max_lid; ++lid) {
-    if (change.lids.owner[lid] < 0) continue;
-    changed.clear();
-    for (int x : change.switches())
-      if (change.changed(x, lid)) changed.push_back(x);
-    for (int x : changed) {
-      if (const int on_new = next_changed(change.after.lfts, x, lid); on_new >= 0 && on_new != x)
+  for (size_t i = 0; i < change.lid_changes.size(); ++i) {
+    const LidChange& entry = change.lid_changes[i];
+    const int lid = entry.lid;
+    change.index(entry, true);
+    // The first changed switch after x along `lfts`' path (-1: none).
+    auto next_changed = [&](const Lfts& lfts, int x) {
+      int z = change.next(lfts, x, lid);
+      for (int hops = 0; z >= 0 && change.index_of[z] < 0 && hops < nodes; ++hops) z = change.next(lfts, z, lid);
+      return z >= 0 && change.index_of[z] >= 0 ? z : -1;
+    };
+    for (int x : entry.switches) {
+      if (const int on_new = next_changed(change.after.lfts, x); on_new >= 0 && on_new != x)
         later[on_new].push_back(x), ++earlier_count[x];
-      if (const int on_old = next_changed(change.before.lfts, x, lid); on_old >= 0 && on_old != x)
+      if (const int on_old = next_changed(change.before.lfts, x); on_old >= 0 && on_old != x)
         later[x].push_back(on_old), ++earlier_count[on_old];
     }
     // Longest paths by Kahn's order: each switch one step after the latest before it.
     order.clear();
-    for (int x : changed)
-      if (earlier_count[x] == 0) order.push_back(x), step[x][lid] = 1;
-    for (size_t i = 0; i < order.size(); ++i)
-      for (int y : later[order[i]]) {
-        step[y][lid] = static_cast<uint8_t>(std::clamp(step[order[i]][lid] + 1, int{step[y][lid]}, 255));
+    for (int x : entry.switches)
+      if (earlier_count[x] == 0) order.push_back(x);
+    for (size_t k = 0; k < order.size(); ++k) {
+      const uint8_t at = step[i][change.index_of[order[k]]];
+      for (int y : later[order[k]]) {
+        uint8_t& then = step[i][change.index_of[y]];
+        then = static_cast<uint8_t>(std::clamp(at + 1, int{then}, 255));
         if (--earlier_count[y] == 0) order.push_back(y);
       }
-    const bool ordered = order.size() == changed.size();
-    for (int x : changed) later[x].clear(), earlier_count[x] = 0;
+    }
+    const bool ordered = order.size() == entry.switches.size();
+    for (int x : entry.switches) later[x].clear(), earlier_count[x] = 0;
+    change.index(entry, false);
     if (!ordered) return std::nullopt;
   }
   return step;
 }
 
-uint8_t sl_of(const std::vector<uint8_t>& sls, int lid) { return lid < static_cast<int>(sls.size()) ? sls[lid] : 0; }
+// Sets switch x's entry for `lid`, growing its table where the other side's is longer.
+void set_entry(Lfts& lfts, int x, int lid, uint8_t port) {
+  std::vector<uint8_t>& table = lfts.port[x];
+  if (lid >= static_cast<int>(table.size())) {
+    if (port == kNoPath) return;
+    table.resize(lid + 1, kNoPath);
+  }
+  table[lid] = port;
+}
 
-// The step from which each LID is answered on its new SL (0: its SL stays):
-// a rising LID's at step 1, its new entries one step later than
-// `schedule` says (shifted here); a falling LID's one step after its last
-// new entry.
+// The step from which each LID is answered on its new SL (0: its SL stays),
+// by lid_changes' index: a rising LID's at step 1, its new entries one step
+// later than `schedule` says (shifted here); a falling LID's one step after
+// its last new entry.
 std::vector<int> stage_sls(const Change& change, Schedule& schedule) {
-  std::vector<int> sl_step(change.lids.max_lid + 1, 0);
-  for (int lid = 1; lid <= change.lids.max_lid; ++lid) {
-    const uint8_t old_sl = sl_of(change.before.dest_sl, lid), new_sl = sl_of(change.after.dest_sl, lid);
-    if (change.lids.owner[lid] < 0 || old_sl == new_sl) continue;
+  std::vector<int> sl_step(change.lid_changes.size(), 0);
+  for (size_t i = 0; i < change.lid_changes.size(); ++i) {
+    const int lid = change.lid_changes[i].lid;
+    if (!change.moving(lid)) continue;
+    const bool rising = sl_of(change.after.dest_sl, lid) > sl_of(change.before.dest_sl, lid);
     int last = 0;
-    for (int x : change.switches()) {
-      uint8_t& step = schedule[x][lid];
-      if (step != 0 && new_sl > old_sl && step < 255) ++step;
+    for (uint8_t& step : schedule[i]) {
+      if (rising && step < 255) ++step;
       last = std::max<int>(last, step);
     }
-    sl_step[lid] = new_sl > old_sl ? 1 : last + 1;
+    sl_step[i] = rising ? 1 : last + 1;
   }
   return sl_step;
 }
@@ -201,8 +253,9 @@ std::vector<int> stage_sls(const Change& change, Schedule& schedule) {
 std::vector<uint8_t> sls_at_step(const Change& change, const std::vector<int>& sl_step, int k) {
   if (std::ranges::none_of(sl_step, [&](int s) { return s > k; })) return change.after.dest_sl;
   std::vector<uint8_t> sls(change.lids.max_lid + 1, 0);
-  for (int lid = 1; lid <= change.lids.max_lid; ++lid)
-    sls[lid] = sl_of(sl_step[lid] > k ? change.before.dest_sl : change.after.dest_sl, lid);
+  for (int lid = 1; lid <= change.lids.max_lid; ++lid) sls[lid] = sl_of(change.after.dest_sl, lid);
+  for (size_t i = 0; i < change.lid_changes.size(); ++i)
+    if (sl_step[i] > k) sls[change.lid_changes[i].lid] = sl_of(change.before.dest_sl, change.lid_changes[i].lid);
   return sls;
 }
 
@@ -212,8 +265,7 @@ SafeSteps checked(const Change& change, std::vector<TableStep> steps) {
   for (size_t k = 0; k < steps.size(); ++k) {
     const TablesSide from = k == 0 ? change.before
                                    : TablesSide{steps[k - 1].lfts, steps[k - 1].dest_sl, change.after.sl_exceptions};
-    out.checks.push_back(check_transition(change.fabric, change.lids, from,
-                                          {steps[k].lfts, steps[k].dest_sl, change.after.sl_exceptions}));
+    out.checks.push_back(check_transition(change.base, from, {steps[k].lfts, steps[k].dest_sl, change.after.sl_exceptions}));
   }
   out.steps = std::move(steps);
   return out;
@@ -226,15 +278,18 @@ SafeSteps checked(const Change& change, std::vector<TableStep> steps) {
 // without none of 20).
 SafeSteps publish(const Change& change, Schedule schedule) {
   const std::vector<int> sl_step = stage_sls(change, schedule);
-  int count = std::max(1, *std::ranges::max_element(sl_step));
+  int count = 1;
+  for (int s : sl_step) count = std::max(count, s);
   for (const std::vector<uint8_t>& row : schedule)
     for (uint8_t s : row) count = std::max<int>(count, s);
   std::vector<TableStep> steps;
   for (int k = 1; k <= count; ++k) {
     TableStep step{change.after.lfts, sls_at_step(change, sl_step, k)};
-    for (int x : change.switches())
-      for (int lid = 1; lid < static_cast<int>(std::min(step.lfts.port[x].size(), schedule[x].size())); ++lid)
-        if (schedule[x][lid] > k) step.lfts.port[x][lid] = change.before.lfts.at_or_none(x, lid);
+    for (size_t i = 0; i < change.lid_changes.size(); ++i) {
+      const LidChange& entry = change.lid_changes[i];
+      for (size_t j = 0; j < entry.switches.size(); ++j)
+        if (schedule[i][j] > k) set_entry(step.lfts, entry.switches[j], entry.lid, change.before.lfts.at_or_none(entry.switches[j], entry.lid));
+    }
     steps.push_back(std::move(step));
   }
   return checked(change, std::move(steps));
@@ -250,16 +305,15 @@ SafeSteps publish(const Change& change, Schedule schedule) {
 // hold, on the SL both answer; the last pair adds new entries to new ones.
 // Those packets are lost for a step or two.
 SafeSteps drained_steps(const Change& change) {
-  const int max_lid = change.lids.max_lid;
-  std::vector<uint8_t> moving(max_lid + 1, 0);
-  bool any_moving = false;
-  for (int lid = 1; lid <= max_lid; ++lid)
-    if (change.lids.owner[lid] >= 0 && sl_of(change.before.dest_sl, lid) != sl_of(change.after.dest_sl, lid))
-      moving[lid] = 1, any_moving = true;
   Lfts drained = change.after.lfts;
-  for (int x : change.switches())
-    for (int lid = 1; lid < static_cast<int>(std::min<size_t>(drained.port[x].size(), max_lid + 1)); ++lid)
-      if (change.changed(x, lid) || (moving[lid] && change.next(drained, x, lid) >= 0)) drained.port[x][lid] = kNoPath;
+  bool any_moving = false;
+  for (const LidChange& entry : change.lid_changes) {
+    for (int x : entry.switches) set_entry(drained, x, entry.lid, kNoPath);
+    if (!change.moving(entry.lid)) continue;
+    any_moving = true;
+    for (int x : change.switches())
+      if (change.next(drained, x, entry.lid) >= 0) set_entry(drained, x, entry.lid, kNoPath);
+  }
   std::vector<TableStep> steps{{drained, change.before.dest_sl}};
   if (any_moving) steps.push_back({drained, change.after.dest_sl});
   steps.push_back({change.after.lfts, change.after.dest_sl});
@@ -269,7 +323,7 @@ SafeSteps drained_steps(const Change& change) {
 }  // namespace
 
 SafeSteps plan_safe_steps(const Fabric& fabric, const LidMap& lids, const TablesSide& before, const TablesSide& after) {
-  const Change change{fabric, lids, before, after};
+  const Change change(fabric, lids, before, after);
   SafeSteps held_back = publish(change, hold_back_schedule(change));
   if (held_back.safe()) return held_back;
   SafeSteps chained = publish(change, chain_schedule(change));

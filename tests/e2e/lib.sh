@@ -107,7 +107,10 @@ select_cases() {
   done
   for entry in "$@"; do
     for word in "${words[@]}"; do
-      [[ $entry == "$word" || $entry == "$word|"* ]] && { printf '%s\n' "$entry"; break; }
+      if [[ $entry == "$word" || $entry == "$word|"* ]]; then
+        printf '%s\n' "$entry"
+        break
+      fi
     done
   done
 }

@@ -38,7 +38,7 @@ vendored_opensm() {
 
 # build_against_opensm LOG TARGET...: ftclos's meson build against that
 # OpenSM, OSM3324_BUILD beside the main build, with the targets built; one
-# build at a time (a lock beside it). Set up the first time: -Dopensm_prefix,
+# build at a time (a lock in the main build). Set up the first time: -Dopensm_prefix,
 # laid out as the RPM wants it (prefix /usr, rpm's %{_libdir}), -O0 without
 # debug information (a cold compile of what the plugin links takes about
 # half the CPU of -O2 -g1; the tests check what the headers change, not the
@@ -47,7 +47,7 @@ build_against_opensm() {
   local log=$1 lock
   shift
   OSM3324_BUILD=${FTCLOS_BUILD_ROOT%/}-osm3324
-  exec {lock}>"$OSM3324_BUILD.lock"
+  exec {lock}>"${FTCLOS_BUILD_ROOT%/}/osm3324.lock"
   flock "$lock"
   if [ ! -f "$OSM3324_BUILD/build.ninja" ]; then
     meson setup "$OSM3324_BUILD" "$root" -Dopensm_prefix="$OSM3324_PREFIX" -Dbenchmarks=disabled \

@@ -8,7 +8,7 @@
 # command, its man page, bash completion and the JSON Schemas;
 # `opensm-ftclos` holds libosmftclos.so in rpm's %{_libdir}, opensm-ftclos.8
 # and the annotated conf, and requires exactly `opensm = 3.3.24`; unpacked
-# (rpm2cpio), the packaged ftclos prints its version and OpenSM 3.3.24 on
+# (rpm2archive), the packaged ftclos prints its version and OpenSM 3.3.24 on
 # ibsim loads the packaged plugin, which logs "built for OpenSM 3.3.24" and
 # configures every switch.
 #
@@ -88,7 +88,7 @@ grep -qx "opensm = 3\.3\.24" <<<"$requires" || check "opensm-ftclos requires $(t
 unpacked=$work/root
 mkdir -p "$unpacked"
 for rpm_file in "$tool_rpm" "$plugin_rpm"; do
-  (cd "$unpacked" && rpm2cpio "$rpm_file" | cpio -idm --quiet) || fail "rpm2cpio $rpm_file"
+  rpm2archive - <"$rpm_file" | tar -xzf - -C "$unpacked" || fail "rpm2archive $rpm_file"
 done
 [ "$("$unpacked/usr/bin/ftclos" --version)" = "ftclos $VERSION" ] ||
   check "packaged ftclos --version: $("$unpacked/usr/bin/ftclos" --version)"

@@ -8,32 +8,41 @@
 # $FTCLOS_BUILD_ROOT/opensm-3.3.24/<the tarball's sha256>, building it the
 # first time (~2 CPU-minutes) from $FTCLOS_VENDOR_DIR/opensm-3.3.24.tar.xz
 # (by default shared/vendor beside the source tree, as CI clones it); exits
-# 77 (skipped) without the tarball. Installed with its final prefix (libtool
-# bakes it into the rpath), staged by DESTDIR in a temporary directory and
-# renamed into place: of two runs that race, the loser uses the winner's.
+# 77 (skipped) without the tarball. Runs that race build it once (a lock;
+# the others wait and use it).
 vendored_opensm() {
-  local tarball cache tmp start got
+  local tarball cache lock got
   tarball=${FTCLOS_VENDOR_DIR:-$root/../shared/vendor}/opensm-3.3.24.tar.xz
   [ -f "$tarball" ] || { echo "skipped: no $tarball (set FTCLOS_VENDOR_DIR to the folder that holds it)"; exit 77; }
   cache=${FTCLOS_BUILD_ROOT:?}/opensm-3.3.24
   OSM3324_PREFIX=$cache/$(sha256sum "$tarball" | cut -c1-16)
   if [ ! -x "$OSM3324_PREFIX/sbin/opensm" ]; then
     mkdir -p "$cache"
-    tmp=$(mktemp -d "$cache/tmp.XXXXXX")
-    start=$SECONDS
-    if ! (tar -xJf "$tarball" -C "$tmp" && cd "$tmp/opensm-3.3.24" && ./autogen.sh &&
-      ./configure --prefix="$OSM3324_PREFIX" && nice -n 10 make -j2 && make install DESTDIR="$tmp/stage") >"$tmp.log" 2>&1; then
-      rm -rf "$tmp"
-      fail "building OpenSM 3.3.24 (log: $tmp.log): $(tail -5 "$tmp.log")"
-    fi
-    mv -T "$tmp/stage$OSM3324_PREFIX" "$OSM3324_PREFIX" 2>/dev/null || [ -x "$OSM3324_PREFIX/sbin/opensm" ] ||
-      fail "could not move the OpenSM 3.3.24 install into $OSM3324_PREFIX"
-    rm -rf "$tmp" "$tmp.log"
-    echo "OpenSM 3.3.24 built into $OSM3324_PREFIX ($((SECONDS - start)) s)"
+    exec {lock}>"$cache/build.lock"
+    flock "$lock"
+    [ -x "$OSM3324_PREFIX/sbin/opensm" ] || build_vendored_opensm "$tarball" "$cache"
+    exec {lock}>&-
   fi
   got=$(LD_LIBRARY_PATH=$OSM3324_PREFIX/lib timeout 5 "$OSM3324_PREFIX/sbin/opensm" --version 2>&1 |
     grep -o 'OpenSM [0-9.]*' | head -1 || true)
   [ "$got" = "OpenSM 3.3.24" ] || fail "$OSM3324_PREFIX/sbin/opensm --version says '$got'"
+}
+
+# build_vendored_opensm TARBALL CACHE: configured with its final prefix
+# (libtool bakes it into the rpath), staged by DESTDIR in a temporary
+# directory and renamed into place, so a build that stops half way leaves
+# no half-installed OpenSM behind.
+build_vendored_opensm() {
+  local tmp start=$SECONDS
+  tmp=$(mktemp -d "$2/tmp.XXXXXX")
+  if ! (tar -xJf "$1" -C "$tmp" && cd "$tmp/opensm-3.3.24" && ./autogen.sh &&
+    ./configure --prefix="$OSM3324_PREFIX" && nice -n 10 make -j2 && make install DESTDIR="$tmp/stage") >"$tmp.log" 2>&1; then
+    rm -rf "$tmp"
+    fail "building OpenSM 3.3.24 (log: $tmp.log): $(tail -5 "$tmp.log")"
+  fi
+  mv -T "$tmp/stage$OSM3324_PREFIX" "$OSM3324_PREFIX" || fail "could not move the OpenSM 3.3.24 install into $OSM3324_PREFIX"
+  rm -rf "$tmp" "$tmp.log"
+  echo "OpenSM 3.3.24 built into $OSM3324_PREFIX ($((SECONDS - start)) s)"
 }
 
 # build_against_opensm LOG TARGET...: ftclos's meson build against that

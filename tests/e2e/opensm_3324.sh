@@ -20,8 +20,9 @@
 #   5. the plugin scripts run a subset of their cases with 3.3.24
 #      (FTCLOS_OPENSM, FTCLOS_OPENSM_LIBDIR, FTCLOS_PLUGIN_DIR of step 2):
 #      routes and read-back, a link failure, a refused version, SL2VL with
-#      QoS, path bits, multicast. Each routing case passes only when the
-#      running OpenSM loaded the plugin, i.e. only with 3.3.24.
+#      QoS, path bits, multicast, and failure_sweep.sh on FT(8,3) (one cable,
+#      one switch, one flap). Each routing case passes only when the running
+#      OpenSM loaded the plugin, i.e. only with 3.3.24.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=tests/e2e/plugin_lib.sh
@@ -92,20 +93,24 @@ done
 echo "FT(8,3) LMC 2: opensm-lfts.dump ($(wc -l <"$work/osm3324/opensm-lfts.dump") lines) and the dump_lfts read-back" \
   "($(grep -c '^0x' "$work/osm3324/lfts.txt") entries) byte-identical between 3.3.24 and 3.3.23"
 
-# 5. The plugin scripts' cases with 3.3.24.
+# 5. The plugin scripts' cases with 3.3.24: script | FTCLOS_E2E_CASES | arguments.
 subset=(
-  "plugin_routes.sh|ft-8-3|auto|0 ft-8-2|osrm|2"
-  "plugin_failures.sh|link-failure bad-version"
-  "plugin_sl2vl.sh|mikant-3-3"
-  "plugin_pathbits.sh|ft-8-2"
-  "plugin_mcast.sh|ft-8-3"
+  "plugin_routes.sh|ft-8-3|auto|0 ft-8-2|osrm|2|"
+  "plugin_failures.sh|link-failure bad-version|"
+  "plugin_sl2vl.sh|mikant-3-3|"
+  "plugin_pathbits.sh|ft-8-2|"
+  "plugin_mcast.sh|ft-8-3|"
+  "failure_sweep.sh||--sample 1,1 --flaps 1 ft-8-3"
 )
 failed=0
 for entry in "${subset[@]}"; do
   script=${entry%%|*}
+  cases=${entry#*|}
+  cases=${cases%|*}
+  read -r -a args <<<"${entry##*|}"
   start=$SECONDS
-  if FTCLOS_E2E_CASES=${entry#*|} FTCLOS_OPENSM=$osm3324 FTCLOS_OPENSM_LIBDIR=$osm3324_libs FTCLOS_PLUGIN_DIR=$plugin3324 \
-    "$here/$script" >"$work/$script.out" 2>&1; then
+  if FTCLOS_E2E_CASES=$cases FTCLOS_OPENSM=$osm3324 FTCLOS_OPENSM_LIBDIR=$osm3324_libs FTCLOS_PLUGIN_DIR=$plugin3324 \
+    "$here/$script" "${args[@]}" >"$work/$script.out" 2>&1; then
     echo "ok   $script with 3.3.24 ($((SECONDS - start)) s):"
   else
     echo "FAIL $script with 3.3.24:"

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The plugin on the OpenSM that clusters run (issue #46): RHEL 8/9 and its
 # rebuilds, SLES 15 and Fedora ship upstream OpenSM 3.3.24, Debian bookworm
-# and Ubuntu 22.04/24.04 3.3.23. OpenSM loads only a plugin whose osm_version is its own, and
-# 3.3.24's structs differ (osm_subn_opt_t gained max_rate_enum), so the
-# plugin is built against the OpenSM that loads it (meson -Dopensm_prefix):
+# and Ubuntu 22.04/24.04 3.3.23. OpenSM loads only a plugin whose
+# osm_version is its own, and 3.3.24's structs differ (osm_subn_opt_t gained
+# max_rate_enum), so the plugin is built against the OpenSM that loads it
+# (meson -Dopensm_prefix):
 #   1. OpenSM 3.3.24 is built once from upstream's vendored tarball
 #      ($FTCLOS_VENDOR_DIR/opensm-3.3.24.tar.xz; by default shared/vendor
 #      beside the source tree, as CI clones it) and kept under

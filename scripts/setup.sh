@@ -14,6 +14,7 @@ packages=(
   clang libclang-rt-14-dev
   python3-jsonschema bash-completion debhelper  # json_schemas.sh; install_layout.sh; debian_packages.sh
   python3-prometheus-client  # plugin_metrics.sh: a strict parser of the text format
+  autoconf automake libtool libtool-bin flex bison rpm  # OpenSM 3.3.24 from source (opensm_3324.sh); rpm_packages.sh
 )
 missing=()
 for p in "${packages[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done

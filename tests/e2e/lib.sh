@@ -90,6 +90,31 @@ named_fabrics() {
   done
 }
 
+# select_cases ENTRY...: the entries ("name|...") FTCLOS_E2E_CASES names, one
+# a line, in their order; all of them when it is unset. A word names the
+# entry equal to it or beginning with it and '|' ("ft-8-3" names
+# "ft-8-3|auto", not "ft-8-3-fail4|auto"). A word that names none fails: a
+# typo must not leave a script with nothing to check.
+select_cases() {
+  local -a words
+  local word entry
+  [ -n "${FTCLOS_E2E_CASES:-}" ] || { printf '%s\n' "$@"; return 0; }
+  read -r -a words <<<"$FTCLOS_E2E_CASES"
+  for word in "${words[@]}"; do
+    for entry in "$@"; do [[ $entry == "$word" || $entry == "$word|"* ]] && continue 2; done
+    echo "FTCLOS_E2E_CASES: no case '$word' here" >&2
+    return 1
+  done
+  for entry in "$@"; do
+    for word in "${words[@]}"; do
+      if [[ $entry == "$word" || $entry == "$word|"* ]]; then
+        printf '%s\n' "$entry"
+        break
+      fi
+    done
+  done
+}
+
 # meson_option BUILD NAME: the value of meson option NAME in build directory BUILD.
 meson_option() {
   meson introspect --buildoptions "$1" |

@@ -37,6 +37,7 @@
 #   path-sl         (not a failure, but needs the daemon too) the SA answers
 #                   PathRecords on MiKANT with the SL the plugin's path_sl gives.
 # In every fallback the tables read back must still reach every CA.
+# FTCLOS_E2E_CASES="link-failure bad-version ..." runs those cases only.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=tests/e2e/plugin_lib.sh
@@ -61,8 +62,8 @@ trap 'stop_opensm; cleanup_ibsims; [ -n "${FTCLOS_E2E_KEEP:-}" ] || rm -rf "$wor
 # opensm itself (`timeout` passes on only the first SIGHUP it gets).
 start_opensm_daemon() {
   (cd "$1" && export IBSIM_SOCKNAME=$2 SIM_HOST=$3 LD_PRELOAD=$UMAD2SIM \
-    LD_LIBRARY_PATH=$FTCLOS_PLUGIN_DIR OSM_CACHE_DIR=$1 OSM_TMP_DIR=$1 &&
-    exec timeout 120 opensm -F "$1/opensm.conf" -f "$1/osm.log") >"$1/opensm.out" 2>&1 &
+    LD_LIBRARY_PATH=$OSM_LIBRARY_PATH OSM_CACHE_DIR=$1 OSM_TMP_DIR=$1 &&
+    exec timeout 120 "$OPENSM" -F "$1/opensm.conf" -f "$1/osm.log") >"$1/opensm.out" 2>&1 &
   OSM_PID=$!
 }
 
@@ -114,7 +115,7 @@ link_failure() {
   up=$(grep -c "SUBNET UP" "$dir/osm.log")
   sim_console "Unlink \"$cut_node\"[$cut_port]"
   sleep 0.5
-  kill -HUP "$(pgrep -P "$OSM_PID" -x opensm)"
+  kill -HUP "$(pgrep -P "$OSM_PID" -x "$(basename "$OPENSM")")"
   wait_for "$dir" "ftclos tables configured" $((configured + 1)) 60 ||
     { echo "no second ftclos sweep after the Unlink: $(grep -E 'tables configured|ERR' "$dir/osm.log" | tail -3)"; return 1; }
   wait_for "$dir" "SUBNET UP" $((up + 1)) 30 || { echo "the subnet did not come up again"; return 1; }
@@ -155,7 +156,7 @@ deferred_polish() {
   wait_for "$dir" "SUBNET UP" 1 60 || { echo "no first sweep: $(tail -3 "$dir/osm.log")"; return 1; }
   sim_console 'Unlink "L1-1"[5]'
   sleep 0.5
-  kill -HUP "$(pgrep -P "$OSM_PID" -x opensm)"
+  kill -HUP "$(pgrep -P "$OSM_PID" -x "$(basename "$OPENSM")")"
   wait_for "$dir" "deferred polish: .*; installed" 1 60 ||
     { echo "no deferred polish installed: $(grep -E 'ftclos: .*(polish|changed)|ERR' "$dir/osm.log" | tail -3)"; return 1; }
   local deadline=$((SECONDS + 30))
@@ -269,6 +270,8 @@ cases=(
   "unreachable|fallback mikant-3-3 ftclos osmftclos scheme=updown 0 minhop leaves.CAs.unreachable"
   "lmc-shortfall|fallback ft-8-2 ftclos,updn osmftclos scheme=nonblocking,lmc_shortfall=refuse 0 updn lmc_shortfall=refuse"
 )
+selected=$(select_cases "${cases[@]}")
+mapfile -t cases <<<"$selected"
 
 passed=0
 failed=0

@@ -15,6 +15,13 @@ FTCLOS=${FTCLOS:?set FTCLOS to the ftclos binary}
 FTCLOS_PLUGIN_DIR=${FTCLOS_PLUGIN_DIR:?set FTCLOS_PLUGIN_DIR to the folder of libosmftclos.so}
 # Without OpenSM headers (libopensm-dev, libibumad-dev) meson builds no plugin: skip (77).
 [ -f "$FTCLOS_PLUGIN_DIR/libosmftclos.so" ] || { echo "skipped: no libosmftclos.so in $FTCLOS_PLUGIN_DIR (OpenSM headers missing at setup?)"; exit 77; }
+# The OpenSM these scripts run: the system's unless FTCLOS_OPENSM names
+# another opensm binary and FTCLOS_OPENSM_LIBDIR its libraries (opensm_3324.sh:
+# upstream 3.3.24 built from the vendored source, with a plugin built against
+# it in FTCLOS_PLUGIN_DIR). OpenSM dlopens lib<event_plugin_name>.so by bare
+# name: the loader finds it on LD_LIBRARY_PATH, FTCLOS_PLUGIN_DIR first.
+OPENSM=${FTCLOS_OPENSM:-opensm}
+OSM_LIBRARY_PATH=$FTCLOS_PLUGIN_DIR${FTCLOS_OPENSM_LIBDIR:+:$FTCLOS_OPENSM_LIBDIR}
 
 SIM_PID=
 SIM_FD=
@@ -76,13 +83,15 @@ plugin_work_dir() {
   trap 'cleanup_ibsims; [ -n "${FTCLOS_E2E_KEEP:-}" ] || rm -rf "$work"; rm -f "$PLUGIN_CHECK"' EXIT
 }
 
-# run_opensm DIR SOCK HOST [opensm args...]: OpenSM with DIR/opensm.conf and
-# the plugin's folder on LD_LIBRARY_PATH, logging to DIR/osm.log.
+# run_opensm DIR SOCK HOST [timeout SECONDS] [opensm args...]: $OPENSM with
+# DIR/opensm.conf and the plugin's folder on LD_LIBRARY_PATH, logging to
+# DIR/osm.log.
 run_opensm() {
-  local dir=$1 sock=$2 host=$3
+  local dir=$1 sock=$2 host=$3 limit=()
   shift 3
-  (cd "$dir" && OSM_CACHE_DIR=$dir OSM_TMP_DIR=$dir LD_LIBRARY_PATH=$FTCLOS_PLUGIN_DIR \
-    sim_run "$sock" "$host" opensm -F "$dir/opensm.conf" -f "$dir/osm.log" "$@")
+  [ "${1:-}" != timeout ] || { limit=(timeout "$2"); shift 2; }
+  (cd "$dir" && OSM_CACHE_DIR=$dir OSM_TMP_DIR=$dir LD_LIBRARY_PATH=$OSM_LIBRARY_PATH \
+    sim_run "$sock" "$host" "${limit[@]}" "$OPENSM" -F "$dir/opensm.conf" -f "$dir/osm.log" "$@")
 }
 
 # The checker. Subcommands (exit 0 when the check holds; one summary line):

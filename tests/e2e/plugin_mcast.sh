@@ -20,6 +20,7 @@
 #      the plugin's LFTs: its credit loops are printed for comparison.
 # With FTCLOS_E2E_RHINO10K=1 (not in CI: ~12 minutes) ibutils'
 # RhinoBased10K runs too, with one CA in 100 joining.
+# FTCLOS_E2E_CASES="ft-8-3 ..." runs those fabrics only.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=tests/e2e/plugin_lib.sh
@@ -44,21 +45,23 @@ trap 'stop_osm; cleanup_ibsims; [ -n "${FTCLOS_E2E_KEEP:-}" ] || rm -rf "$work";
 "$FTCLOS" gen ftree --ports 8 --levels 3 --level-cables 4 --level-cables-level 2 -o "$work/ft-8-3-level-cables.net"
 "$FTCLOS" gen hypercube --dimensions 4 --hosts 2 -o "$work/hypercube-4.net"
 "$FTCLOS" gen dragonfly --groups 5 --switches 3 --hosts 2 -o "$work/dragonfly-5x3.net"
-# fabric net file | scheme
+# fabric (ibsim-topos/<fabric>.net, or made above) | scheme
 cases=(
-  "$root/ibsim-topos/ft-8-3.net|auto"
-  "$root/ibsim-topos/ft-8-3-fail4.net|auto"
-  "$work/ft-8-3-level-cables.net|auto"
-  "$work/ring-8.net|auto"
-  "$work/torus-4x4.net|auto"
-  "$work/hypercube-4.net|auto"
-  "$work/dragonfly-5x3.net|auto"
+  "ft-8-3|auto"
+  "ft-8-3-fail4|auto"
+  "ft-8-3-level-cables|auto"
+  "ring-8|auto"
+  "torus-4x4|auto"
+  "hypercube-4|auto"
+  "dragonfly-5x3|auto"
 )
 if [ -n "${FTCLOS_E2E_RHINO10K:-}" ]; then
   import_topo ibutils/RhinoBased10K.topo.xz "$work/rhino-10k.net"
-  cases+=("$work/rhino-10k.net|auto")
+  cases+=("rhino-10k|auto")
   export IBSIM_READY_SECONDS=900
 fi
+selected=$(select_cases "${cases[@]}")
+mapfile -t cases <<<"$selected"
 
 # cas NET: the names of the CAs of a net file whose port 1 is cabled.
 cas() {
@@ -84,8 +87,8 @@ start_osm() {
     echo "dump_files_dir $dir"
   } >"$dir/opensm.conf"
   (cd "$dir" && export IBSIM_SOCKNAME=$sock SIM_HOST=$host LD_PRELOAD=$UMAD2SIM \
-    LD_LIBRARY_PATH=$FTCLOS_PLUGIN_DIR OSM_CACHE_DIR=$dir OSM_TMP_DIR=$dir &&
-    exec timeout 3600 opensm -F "$dir/opensm.conf" -f "$dir/osm.log") >"$dir/opensm.out" 2>&1 &
+    LD_LIBRARY_PATH=$OSM_LIBRARY_PATH OSM_CACHE_DIR=$dir OSM_TMP_DIR=$dir &&
+    exec timeout 3600 "$OPENSM" -F "$dir/opensm.conf" -f "$dir/osm.log") >"$dir/opensm.out" 2>&1 &
   OSM_PID=$!
   # A sweep of RhinoBased10K takes minutes; OpenSM's exit ends the wait earlier.
   for _ in $(seq 1 9000); do
@@ -263,8 +266,9 @@ PY
 
 status=0
 for entry in "${cases[@]}"; do
-  IFS='|' read -r net scheme <<<"$entry"
-  name=$(basename "$net" .net)
+  IFS='|' read -r name scheme <<<"$entry"
+  net=$root/ibsim-topos/$name.net
+  [ -f "$net" ] || net=$work/$name.net
   dir=$work/$name
   mkdir -p "$dir"
   if result=$(run_case "$net" "$scheme" "$dir" 2>&1); then

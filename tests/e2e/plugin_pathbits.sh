@@ -21,6 +21,7 @@
 #      after the fall-back), and all three figures (offset 0, path bits, all
 #      offsets) are those of the tables and path bits `ftclos route`
 #      computes offline on OpenSM's LIDs.
+# FTCLOS_E2E_CASES="ft-8-2 ..." runs those fabrics only.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=tests/e2e/plugin_lib.sh
@@ -45,6 +46,8 @@ consumer_figures() {
 # "classes" (every host on its class's offset, none 0) or "offset0" (all 0)
 cases=("ft-8-3|3|auto|osrm|classes" "ft-8-2|2|auto|osrm|classes" "clos2-2-4-6|2|auto|nonblocking|classes"
   "kary-4-3|2|mlid||offset0")
+selected=$(select_cases "${cases[@]}")
+mapfile -t cases <<<"$selected"
 
 # run_case FABRIC LMC SCHEME CHOICE BITS DIR: fails on the first broken check.
 run_case() {

@@ -32,6 +32,7 @@
 # opensm-sl2vl.dump,
 # which then stands for every row, and PAIRS PathRecord SLs must equal
 # `ftclos route --sl`'s, whose file the audit then reads.
+# FTCLOS_E2E_CASES="mikant-3-3 ..." runs those cases only.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=tests/e2e/plugin_lib.sh
@@ -70,6 +71,8 @@ if [ -n "${FTCLOS_E2E_RHINO10K:-}" ]; then
   cases+=("rhino-10k|auto|yes|layered")
   export IBSIM_READY_SECONDS=900
 fi
+selected=$(select_cases "${cases[@]}")
+mapfile -t cases <<<"$selected"
 PAIRS=40  # sampled (source, destination) pairs besides the first CA's
 LARGE=1000
 SAMPLE=100
@@ -121,8 +124,8 @@ force_log_flush TRUE
 dump_files_dir $dir
 EOF
   (cd "$dir" && export IBSIM_SOCKNAME=$sock SIM_HOST=$host LD_PRELOAD=$UMAD2SIM \
-    LD_LIBRARY_PATH=$FTCLOS_PLUGIN_DIR OSM_CACHE_DIR=$dir OSM_TMP_DIR=$dir &&
-    exec timeout 3600 opensm -F "$dir/opensm.conf" -f "$dir/osm.log") >"$dir/opensm.out" 2>&1 &
+    LD_LIBRARY_PATH=$OSM_LIBRARY_PATH OSM_CACHE_DIR=$dir OSM_TMP_DIR=$dir &&
+    exec timeout 3600 "$OPENSM" -F "$dir/opensm.conf" -f "$dir/osm.log") >"$dir/opensm.out" 2>&1 &
   OSM_PID=$!
   wait_up "$dir" || return 1
   if ! grep -q "ftclos tables configured on all switches" "$dir/osm.log"; then

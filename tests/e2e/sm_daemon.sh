@@ -11,7 +11,7 @@ OSM_PID=
 
 # opensm_pid: the opensm process under `timeout`.
 opensm_pid() {
-  pgrep -P "$OSM_PID" -x opensm
+  pgrep -P "$OSM_PID" -x "$(basename "$OPENSM")"
 }
 
 hup_opensm() {
@@ -50,8 +50,8 @@ force_log_flush TRUE
 dump_files_dir $dir
 CONF
   (cd "$dir" && export IBSIM_SOCKNAME=$sock SIM_HOST=$host LD_PRELOAD="${preload:+$preload }$UMAD2SIM" \
-    LD_LIBRARY_PATH=$FTCLOS_PLUGIN_DIR OSM_CACHE_DIR=$dir OSM_TMP_DIR=$dir &&
-    exec timeout 7200 opensm -F "$dir/opensm.conf" -f "$dir/osm.log") >"$dir/opensm.out" 2>&1 &
+    LD_LIBRARY_PATH=$OSM_LIBRARY_PATH OSM_CACHE_DIR=$dir OSM_TMP_DIR=$dir &&
+    exec timeout 7200 "$OPENSM" -F "$dir/opensm.conf" -f "$dir/osm.log") >"$dir/opensm.out" 2>&1 &
   OSM_PID=$!
 }
 

@@ -90,7 +90,8 @@ class UnionGraph {
     std::vector<std::pair<int, size_t>> stack{{start, 0}};  // channel, successors tried
     color_[start] = 1;
     while (!stack.empty()) {
-      auto& [c, tried] = stack.back();
+      const int c = stack.back().first;
+      size_t& tried = stack.back().second;
       int onward = -1;
       size_t k = 0;
       for_next(c, [&](int to) {

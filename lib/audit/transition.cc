@@ -126,27 +126,40 @@ class UnionGraph {
   mutable std::vector<int> parent_;
 };
 
-// Adds the union dependencies toward one LID to the VLs in `on_vls`:
-// `ports(x)` gives switch x's old and new port (equal when it stays).
-template <class Ports>
-void add_dependencies(const Channels& channels, Ports ports, const std::vector<int>& on_vls,
-                      std::vector<UnionGraph>& vls) {
-  for (int x : channels.switches()) {
-    const std::array<uint8_t, 2> here = ports(x);
-    for (int side = 0; side < 2; ++side) {
-      if (side == 1 && here[1] == here[0]) break;
-      const int first = channels.of(x, here[side]);
-      if (first < 0) continue;
-      const int y = channels.peer(first);
-      const std::array<uint8_t, 2> there = ports(y);
-      for (int onward_side = 0; onward_side < 2; ++onward_side) {
-        if (onward_side == 1 && there[1] == there[0]) break;
-        const int second = channels.of(y, there[onward_side]);
-        if (second < 0) continue;
-        for (int v : on_vls) vls[v].add(first, second);
-      }
+// Adds the union dependencies toward one LID that leave switch x to the
+// VLs in `on_vls`: `ports(x)` gives x's old and new port (equal when it
+// stays); `keep(x, y)` whether a dependency from x through y counts.
+template <class Ports, class Keep>
+void add_dependencies_at(const Channels& channels, int x, Ports ports, Keep keep, const std::vector<int>& on_vls,
+                         std::vector<UnionGraph>& vls) {
+  const std::array<uint8_t, 2> here = ports(x);
+  for (int side = 0; side < 2; ++side) {
+    if (side == 1 && here[1] == here[0]) break;
+    const int first = channels.of(x, here[side]);
+    if (first < 0) continue;
+    const int y = channels.peer(first);
+    if (!keep(x, y)) continue;
+    const std::array<uint8_t, 2> there = ports(y);
+    for (int onward_side = 0; onward_side < 2; ++onward_side) {
+      if (onward_side == 1 && there[1] == there[0]) break;
+      const int second = channels.of(y, there[onward_side]);
+      if (second < 0) continue;
+      for (int v : on_vls) vls[v].add(first, second);
     }
   }
+}
+
+template <class Ports>
+void add_dependencies_at(const Channels& channels, int x, Ports ports, const std::vector<int>& on_vls,
+                         std::vector<UnionGraph>& vls) {
+  add_dependencies_at(channels, x, ports, [](int, int) { return true; }, on_vls, vls);
+}
+
+// The same from every switch.
+template <class Ports, class Keep>
+void add_dependencies(const Channels& channels, Ports ports, Keep keep, const std::vector<int>& on_vls,
+                      std::vector<UnionGraph>& vls) {
+  for (int x : channels.switches()) add_dependencies_at(channels, x, ports, keep, on_vls, vls);
 }
 
 std::vector<int> vls_of(uint16_t sls) {
@@ -164,32 +177,36 @@ std::string port_name(const Fabric& fabric, int node, int port) {
 
 struct TransitionBase::Graphs {
   Channels channels;
+  std::vector<std::vector<int>> into;  // [switch]: the channels that lead into it
   std::vector<UnionGraph> vls;
   std::vector<std::vector<int>> cycles;  // per VL: a cycle of the base alone, or empty
 };
 
-std::vector<uint8_t> changing_lids(const Fabric& fabric, const LidMap& lids, const TablesSide& before,
-                                   const TablesSide& after) {
-  std::vector<uint8_t> changing(lids.max_lid + 1, 0);
+ChangedLids changed_lids(const Fabric& fabric, const LidMap& lids, const TablesSide& before, const TablesSide& after) {
+  ChangedLids out{std::vector<std::vector<int>>(lids.max_lid + 1), std::vector<uint8_t>(lids.max_lid + 1, 0)};
   const std::vector<uint16_t> sls = sls_by_lid(lids, before, after);
-  for (int lid = 1; lid <= lids.max_lid; ++lid) changing[lid] = std::popcount(sls[lid]) > 1;
+  for (int lid = 1; lid <= lids.max_lid; ++lid) out.sl_moves[lid] = std::popcount(sls[lid]) > 1;
   for (int x = 0; x < fabric.size(); ++x) {
     if (!fabric.node(x).is_switch()) continue;
     for (int lid = 1; lid <= lids.max_lid; ++lid)
-      if (before.lfts.at_or_none(x, lid) != after.lfts.at_or_none(x, lid)) changing[lid] = 1;
+      if (before.lfts.at_or_none(x, lid) != after.lfts.at_or_none(x, lid)) out.switches[lid].push_back(x);
   }
-  return changing;
+  return out;
 }
 
 TransitionBase::TransitionBase(const Fabric& fabric_in, const LidMap& lids_in, const TablesSide& side,
-                               std::vector<uint8_t> changing_in)
+                               ChangedLids changed_in)
     : fabric(fabric_in),
       lids(lids_in),
-      changing(std::move(changing_in)),
-      graphs(new Graphs{Channels(fabric_in, StarRoots{}), {}, {}}) {
+      changed(std::move(changed_in)),
+      graphs(new Graphs{Channels(fabric_in, StarRoots{}), {}, {}, {}}) {
   const Channels& channels = graphs->channels;
+  graphs->into.resize(fabric.size());
+  for (int c = 0; c < channels.count(); ++c)
+    if (channels.of(channels.from(c), channels.port(c)) == c) graphs->into[channels.peer(c)].push_back(c);
   for (int v = 0; v < kVls; ++v) graphs->vls.emplace_back(channels.count(), nullptr);
   const std::vector<uint16_t> sls = sls_by_lid(lids, side, side);
+  std::vector<uint8_t> stays(fabric.size(), 1);  // for the LID at hand: the switch's entry is the same on every side
   // Each switch's port for a block of LIDs, read a table line at a time
   // (one LID at a time reads one line of every table).
   constexpr int kBlock = 64;
@@ -200,10 +217,14 @@ TransitionBase::TransitionBase(const Fabric& fabric_in, const LidMap& lids_in, c
       for (int lid = first_lid; lid <= last_lid; ++lid)
         block[static_cast<size_t>(lid - first_lid) * fabric.size() + x] = side.lfts.at_or_none(x, lid);
     for (int lid = first_lid; lid <= last_lid; ++lid) {
-      if (lids.owner[lid] < 0 || changing[lid]) continue;
+      if (lids.owner[lid] < 0 || changed.sl_moves[lid]) continue;
       const uint8_t* ports = &block[static_cast<size_t>(lid - first_lid) * fabric.size()];
+      for (int x : changed.switches[lid]) stays[x] = 0;
+      // A dependency whose two switches keep their entries; the others, per pair.
       add_dependencies(
-          channels, [&](int x) { return std::array<uint8_t, 2>{ports[x], ports[x]}; }, vls_of(sls[lid]), graphs->vls);
+          channels, [&](int x) { return std::array<uint8_t, 2>{ports[x], ports[x]}; },
+          [&](int x, int y) { return stays[x] && stays[y]; }, vls_of(sls[lid]), graphs->vls);
+      for (int x : changed.switches[lid]) stays[x] = 1;
     }
   }
   for (const UnionGraph& vl : graphs->vls) graphs->cycles.push_back(vl.cycle());
@@ -226,17 +247,21 @@ TransitionCheck check_transition(const TransitionBase& base, const TablesSide& b
     return c < 0 ? -1 : channels.peer(c);
   };
   UnionLoopSearch loops(fabric.size());
+  std::vector<uint8_t> listed(fabric.size(), 0);  // for the LID at hand: the switch's entry may change
   for (int lid = 1; lid <= lids.max_lid; ++lid) {
     if (lids.owner[lid] < 0) continue;
     ++out.lids;
-    if (!base.changing[lid]) continue;
-    auto ports = [&](int x) { return std::array<uint8_t, 2>{before.lfts.at_or_none(x, lid), after.lfts.at_or_none(x, lid)}; };
+    if (!base.changed.changing(lid)) continue;
+    auto ports = [&](int x) {
+      return std::array<uint8_t, 2>{before.lfts.at_or_none(x, lid), after.lfts.at_or_none(x, lid)};
+    };
+    const std::vector<int>& candidates = base.changed.switches[lid];
     long changed = 0;
-    for (int x : switches) changed += before.lfts.at_or_none(x, lid) != after.lfts.at_or_none(x, lid);
+    for (int x : candidates) changed += before.lfts.at_or_none(x, lid) != after.lfts.at_or_none(x, lid);
     out.changed_entries += changed;
-    // A loop of the union next hops. A LID none of whose entries changes
-    // loops only where both tables do, which their own audit says.
-    const std::vector<int> loop = changed == 0 ? std::vector<int>{} : loops.find(switches, [&](int x) {
+    // A loop of the union next hops passes a changed entry: the old and the
+    // new tables are loop-free (their own audits say so).
+    const std::vector<int> loop = changed == 0 ? std::vector<int>{} : loops.find(candidates, [&](int x) {
       const std::array<uint8_t, 2> here = ports(x);
       return std::array<int, 2>{next_switch(x, here[0]), next_switch(x, here[1])};
     });
@@ -247,8 +272,25 @@ TransitionCheck check_transition(const TransitionBase& base, const TablesSide& b
       out.examples.push_back(fmt::format("LID {:#x} ({}): old and new next hops loop: {}", lid,
                                          fabric.node(lids.owner[lid]).display_name(), fmt::join(names, " -> ")));
     }
-    // The union dependencies, on the VL of every SL either side gives the LID.
-    add_dependencies(channels, ports, vls_of(sls[lid]), vls);
+    // The union dependencies, on the VL of every SL either side gives the
+    // LID: all of them where its SL changes, else those the base left out
+    // (at a listed switch, or into one).
+    const std::vector<int> on_vls = vls_of(sls[lid]);
+    if (base.changed.sl_moves[lid]) {
+      add_dependencies(channels, ports, [](int, int) { return true; }, on_vls, vls);
+      continue;
+    }
+    for (int x : candidates) listed[x] = 1;
+    for (int y : candidates) {
+      add_dependencies_at(channels, y, ports, on_vls, vls);
+      for (int c : base.graphs->into[y]) {
+        const int x = channels.from(c);
+        const std::array<uint8_t, 2> here = ports(x);
+        if (!listed[x] && (channels.of(x, here[0]) == c || channels.of(x, here[1]) == c))
+          add_dependencies_at(channels, x, ports, on_vls, vls);
+      }
+    }
+    for (int x : candidates) listed[x] = 0;
   }
   for (int v = 0; v < kVls; ++v) {
     const std::vector<int>& of_base = base.graphs->cycles[v];
@@ -265,7 +307,7 @@ TransitionCheck check_transition(const TransitionBase& base, const TablesSide& b
 
 TransitionCheck check_transition(const Fabric& fabric, const LidMap& lids, const TablesSide& before,
                                  const TablesSide& after) {
-  const TransitionBase base(fabric, lids, before, changing_lids(fabric, lids, before, after));
+  const TransitionBase base(fabric, lids, before, changed_lids(fabric, lids, before, after));
   return check_transition(base, before, after);
 }
 

@@ -47,18 +47,21 @@ class UnionLoopSearch {
  public:
   explicit UnionLoopSearch(int nodes) : color_(nodes, 0), parent_(nodes, -1) {}
 
-  /// The switches of a loop, each one's next hop the following one (the
-  /// last's the first); empty when there is none. `next(x)` gives x's two.
+  /// The switches of a loop reachable from `starts`, each one's next hop
+  /// the following one (the last's the first); empty when there is none.
+  /// `next(x)` gives x's two.
   template <class Next>
-  std::vector<int> find(const std::vector<int>& switches, Next next) {
+  std::vector<int> find(const std::vector<int>& starts, Next next) {
     std::vector<int> loop;
-    for (int x : switches) color_[x] = 0;
-    for (int start : switches) {
+    for (int x : touched_) color_[x] = 0;
+    touched_.clear();
+    for (int start : starts) {
       if (color_[start] != 0) continue;
       stack_.assign(1, start);
       parent_[start] = -1;
       while (!stack_.empty()) {
         const int x = stack_.back();
+        if (color_[x] == 0) touched_.push_back(x);
         color_[x] = 1;  // on the path
         bool pushed = false;
         for (int y : next(x)) {
@@ -85,25 +88,33 @@ class UnionLoopSearch {
 
  private:
   std::vector<uint8_t> color_;
-  std::vector<int> parent_, stack_;
+  std::vector<int> parent_, stack_, touched_;  // touched_: colored by the last search
 };
 
 /// The SLs packets to each LID may carry on either side: bit s of [lid].
 std::vector<uint16_t> sls_by_lid(const LidMap& lids, const TablesSide& before, const TablesSide& after);
 
-/// The LIDs whose entries or SLs differ between the two sides ([lid] = 1):
-/// the other LIDs' loops and dependencies are the same on both.
-std::vector<uint8_t> changing_lids(const Fabric& fabric, const LidMap& lids, const TablesSide& before,
-                                   const TablesSide& after);
+/// What differs between two sides of a change, per LID: the switches whose
+/// entries differ, and whether its SL does.
+struct ChangedLids {
+  std::vector<std::vector<int>> switches;  // [lid]: ascending
+  std::vector<uint8_t> sl_moves;           // [lid] = 1: either side gives it an SL the other does not
 
-/// The dependencies of the LIDs a change leaves alone, per VL, and whether
-/// they close a cycle by themselves: the same for every pair of table sets
-/// that hold those LIDs' entries and SLs, as every step of one change does,
-/// so built once (one pass over every entry) for all its pairs.
+  bool changing(int lid) const { return sl_moves[lid] || !switches[lid].empty(); }
+};
+ChangedLids changed_lids(const Fabric& fabric, const LidMap& lids, const TablesSide& before, const TablesSide& after);
+
+/// The dependencies a change leaves alone, per VL, and whether they close
+/// a cycle by themselves: those of every entry of the LIDs it does not
+/// touch and, of the LIDs whose entries change, those between two switches
+/// whose entries stay; the same for every pair of table sets that differ
+/// from the change's sides only in those entries, as its steps do (a LID
+/// whose SL changes counts whole), so built once (one pass over every
+/// entry) for all its pairs.
 class TransitionBase {
  public:
-  /// From `side`'s entries and SLs of every LID `changing` does not mark.
-  TransitionBase(const Fabric& fabric, const LidMap& lids, const TablesSide& side, std::vector<uint8_t> changing);
+  /// From `side`'s entries and SLs, but what `changed` marks.
+  TransitionBase(const Fabric& fabric, const LidMap& lids, const TablesSide& side, ChangedLids changed);
   ~TransitionBase();
   TransitionBase(const TransitionBase&) = delete;
   TransitionBase& operator=(const TransitionBase&) = delete;
@@ -111,14 +122,16 @@ class TransitionBase {
   struct Graphs;
   const Fabric& fabric;
   const LidMap& lids;
-  const std::vector<uint8_t> changing;  // [lid] = 1: not in the base
+  const ChangedLids changed;
   const std::unique_ptr<Graphs> graphs;
 };
 
 /// Whether every mix of `before` and `after` is loop-free and
-/// deadlock-free, both holding `base`'s entries and SLs on the LIDs it
-/// leaves out: only the changing LIDs are read, and a new cycle must pass
-/// one of their dependencies, so only what those reach is searched.
+/// deadlock-free, both differing from `base`'s side only where it says:
+/// only those entries and what they touch are read (a loop of the union
+/// passes a changed entry, the old and new tables being loop-free), and a
+/// new cycle must pass one of their dependencies, so only what those reach
+/// is searched.
 TransitionCheck check_transition(const TransitionBase& base, const TablesSide& before, const TablesSide& after);
 
 /// The same for any two sides: the base built from `before` first.

@@ -46,15 +46,10 @@ struct Change {
         lids(lids_in),
         before(before_in),
         after(after_in),
-        base(fabric_in, lids_in, before_in, changing_lids(fabric_in, lids_in, before_in, after_in)),
+        base(fabric_in, lids_in, before_in, changed_lids(fabric_in, lids_in, before_in, after_in)),
         index_of(fabric_in.size(), -1) {
-    for (int lid = 1; lid <= lids.max_lid; ++lid) {
-      if (!base.changing[lid] || lids.owner[lid] < 0) continue;
-      LidChange entry{lid, {}};
-      for (int x : switches())
-        if (changed(x, lid)) entry.switches.push_back(x);
-      lid_changes.push_back(std::move(entry));
-    }
+    for (int lid = 1; lid <= lids.max_lid; ++lid)
+      if (base.changed.changing(lid) && lids.owner[lid] >= 0) lid_changes.push_back({lid, base.changed.switches[lid]});
   }
 
   const Fabric& fabric;

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -62,8 +63,10 @@ struct SubnetArrays {
 };
 
 // Keeps the engine's INFO line: "... T ms (R recognition, U routing, C checking; N threads)".
+// Keeps the sweep's summary line (INFO, with its split in ms); other INFO
+// lines (a change's steps) follow it.
 void keep_info(void* line, int level, const char* text) {
-  if (level == FTCLOS_LOG_INFO) *static_cast<std::string*>(line) = text;
+  if (level == FTCLOS_LOG_INFO && std::strstr(text, " recognition, ")) *static_cast<std::string*>(line) = text;
 }
 
 // Arg: the engine's jobs= (0: its default, the CPUs the run may use, at most 8).

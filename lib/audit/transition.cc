@@ -202,8 +202,8 @@ TransitionBase::TransitionBase(const Fabric& fabric_in, const LidMap& lids_in, c
       graphs(new Graphs{Channels(fabric_in, StarRoots{}), {}, {}, {}}) {
   const Channels& channels = graphs->channels;
   graphs->into.resize(fabric.size());
-  for (int c = 0; c < channels.count(); ++c)
-    if (channels.of(channels.from(c), channels.port(c)) == c) graphs->into[channels.peer(c)].push_back(c);
+  for (int c = 0; c < channels.count(); ++c)  // numbers of ports that lead to no switch have no peer
+    if (channels.peer(c) >= 0) graphs->into[channels.peer(c)].push_back(c);
   for (int v = 0; v < kVls; ++v) graphs->vls.emplace_back(channels.count(), nullptr);
   const std::vector<uint16_t> sls = sls_by_lid(lids, side, side);
   std::vector<uint8_t> stays(fabric.size(), 1);  // for the LID at hand: the switch's entry is the same on every side
@@ -237,7 +237,6 @@ TransitionCheck check_transition(const TransitionBase& base, const TablesSide& b
   const Fabric& fabric = base.fabric;
   const LidMap& lids = base.lids;
   const Channels& channels = base.graphs->channels;
-  const std::vector<int>& switches = channels.switches();
   const std::vector<uint16_t> sls = sls_by_lid(lids, before, after);
   std::vector<UnionGraph> vls;
   vls.reserve(kVls);

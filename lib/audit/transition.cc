@@ -232,6 +232,8 @@ TransitionBase::TransitionBase(const Fabric& fabric_in, const LidMap& lids_in, c
 
 TransitionBase::~TransitionBase() = default;
 
+const Channels& TransitionBase::channels() const { return graphs->channels; }
+
 TransitionCheck check_transition(const TransitionBase& base, const TablesSide& before, const TablesSide& after) {
   TransitionCheck out;
   const Fabric& fabric = base.fabric;

@@ -18,6 +18,7 @@
 
 #include "audit/audit.h"
 #include "core/fabric.h"
+#include "paths/cdg_layers.h"
 #include "route/lid_map.h"
 #include "route/routing.h"
 
@@ -118,6 +119,9 @@ class TransitionBase {
   ~TransitionBase();
   TransitionBase(const TransitionBase&) = delete;
   TransitionBase& operator=(const TransitionBase&) = delete;
+
+  /// The switch channels the base numbers its dependencies by.
+  const Channels& channels() const;
 
   struct Graphs;
   const Fabric& fabric;

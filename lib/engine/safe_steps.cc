@@ -57,12 +57,11 @@ struct Change {
   const TablesSide& before;
   const TablesSide& after;
   TransitionBase base;  // the LIDs the change leaves alone, for every pair's check
-  Channels channels{fabric, StarRoots{}};
+  const Channels& channels = base.channels();
   std::vector<LidChange> lid_changes;  // ascending by LID: entries or SL change
   mutable std::vector<int> index_of;   // scratch: switch -> its index in one LidChange, else -1
 
   const std::vector<int>& switches() const { return channels.switches(); }
-  bool changed(int x, int lid) const { return before.lfts.at_or_none(x, lid) != after.lfts.at_or_none(x, lid); }
   bool moving(int lid) const { return sl_of(before.dest_sl, lid) != sl_of(after.dest_sl, lid); }
   int next(const Lfts& lfts, int x, int lid) const {
     const int c = channels.of(x, lfts.at_or_none(x, lid));

@@ -99,15 +99,17 @@ std::vector<Dependency> dependencies_toward(const Lfts& lfts, const Channels& ch
   return all;
 }
 
-AcyclicLayer::AcyclicLayer(int channels)
-    : next_(channels), prev_(channels), known_(static_cast<size_t>(channels) * 4, 0), order_(channels),
-      seen_(channels, 0) {
-  std::iota(order_.begin(), order_.end(), 0);
-}
+AcyclicLayer::AcyclicLayer(int channels) : AcyclicLayer([channels] {
+  std::vector<int> places(channels);
+  std::iota(places.begin(), places.end(), 0);
+  return places;
+}()) {}
 
 AcyclicLayer::AcyclicLayer(std::vector<int> places)
-    : next_(places.size()), prev_(places.size()), known_(places.size() * 4, 0), order_(std::move(places)),
-      seen_(order_.size(), 0) {}
+    : next_(places.size()), known_(places.size() * 4, 0), order_(std::move(places)), at_place_(order_.size()),
+      seen_(order_.size(), 0) {
+  for (size_t c = 0; c < order_.size(); ++c) at_place_[order_[c]] = static_cast<int>(c);
+}
 
 // 256 bits per channel, one per low byte of a successor: a channel's
 // successors are the ports of one switch, fewer than 256 consecutive
@@ -126,13 +128,11 @@ bool AcyclicLayer::try_add(const std::vector<Dependency>& deps) {
     if (word & bit) continue;
     word |= bit;
     next_[dep.first].push_back(dep.second);
-    prev_[dep.second].push_back(dep.first);
     added_.push_back(dep);
     if (add(dep)) continue;
-    // Each was pushed last on its lists; removing edges keeps the order topological.
+    // Each was pushed last on its list; removing edges keeps the order topological.
     for (auto it = added_.rbegin(); it != added_.rend(); ++it) {
       next_[it->first].pop_back();
-      prev_[it->second].pop_back();
       // Two statements: in `known_word(*it, bit) &= ~bit` C++17 evaluates ~bit
       // first, the previous dependency's bit, and this one stayed marked held.
       uint64_t undo_bit = 0;
@@ -149,8 +149,7 @@ bool AcyclicLayer::add(const Dependency& dep) {
   const auto [u, v] = dep;
   if (order_[u] < order_[v]) return true;
   if (u == v || reaches_within(v, u, order_[u])) return false;
-  collect_back(u, order_[v]);
-  reorder();
+  move_past(order_[v], order_[u]);
   return true;
 }
 
@@ -177,38 +176,29 @@ bool AcyclicLayer::reaches_within(int from, int target, int upper) {
   return found;
 }
 
-// Backward search from `from` among channels placed above `lower`, into backward_.
-void AcyclicLayer::collect_back(int from, int lower) {
-  backward_.clear();
-  stack_.assign(1, from);
-  seen_[from] = 1;
-  while (!stack_.empty()) {
-    const int at = stack_.back();
-    stack_.pop_back();
-    backward_.push_back(at);
-    for (int to : prev_[at])
-      if (!seen_[to] && order_[to] > lower) seen_[to] = 1, stack_.push_back(to);
+// The channels the search from the head met (forward_), all placed in
+// [lowest, highest], move just past the tail (placed at `highest`), each
+// set keeping its order. Still topological: nothing the head reaches is
+// placed in that span outside forward_, so no dependency leads from
+// forward_ back to a channel that stays; one pass over the span, no sort.
+void AcyclicLayer::move_past(int lowest, int highest) {
+  for (int c : forward_) seen_[c] = 1;
+  int place = lowest;
+  stack_.clear();  // forward_'s channels in their order
+  for (int old = lowest; old <= highest; ++old) {
+    const int c = at_place_[old];
+    if (seen_[c]) {
+      stack_.push_back(c);
+      continue;
+    }
+    order_[c] = place;
+    at_place_[place++] = c;
   }
-  for (int c : backward_) seen_[c] = 0;
-}
-
-// What reaches the new edge's tail moves before what its head reaches, in
-// the places both sets held.
-void AcyclicLayer::reorder() {
-  auto by_order = [&](int a, int b) { return order_[a] < order_[b]; };
-  std::ranges::sort(backward_, by_order);
-  std::ranges::sort(forward_, by_order);
-  // Both sets are in order now: their places, merged, are in order too.
-  merged_places_.clear();
-  size_t b = 0, f = 0;
-  const auto backward_next = [&] {
-    return f == forward_.size() || (b < backward_.size() && order_[backward_[b]] < order_[forward_[f]]);
-  };
-  while (b < backward_.size() || f < forward_.size())
-    merged_places_.push_back(backward_next() ? order_[backward_[b++]] : order_[forward_[f++]]);
-  size_t i = 0;
-  for (const std::vector<int>* set : {&backward_, &forward_})
-    for (int c : *set) order_[c] = merged_places_[i++];
+  for (int c : stack_) {
+    order_[c] = place;
+    at_place_[place++] = c;
+    seen_[c] = 0;
+  }
 }
 
 CdgLayers::CdgLayers(int channels) : places_(channels) { std::iota(places_.begin(), places_.end(), 0); }

@@ -74,10 +74,11 @@ void for_each_dependencies(const Lfts& lfts, const Channels& channels, const std
 std::vector<Dependency> dependencies_toward(const Lfts& lfts, const Channels& channels, const std::vector<int>& lids);
 
 /// One channel dependency graph kept acyclic, with a topological order kept
-/// up to date as dependencies arrive (Pearce and Kelly, "A dynamic
-/// topological sort algorithm for directed acyclic graphs", JEA 2007): a
-/// dependency that agrees with the order costs nothing, one that does not
-/// searches only the channels between its two ends in the order.
+/// up to date as dependencies arrive (Marchetti-Spaccamela, Nanni and
+/// Rohnert, "Maintaining a topological order under edge insertions", IPL
+/// 1996): a dependency that agrees with the order costs nothing; one that
+/// does not searches forward from its head among the channels placed up to
+/// its tail, and what it meets moves just past the tail.
 class AcyclicLayer {
  public:
   explicit AcyclicLayer(int channels);
@@ -94,15 +95,15 @@ class AcyclicLayer {
   uint64_t& known_word(const Dependency& dep, uint64_t& bit);
   bool add(const Dependency& dep);
   bool reaches_within(int from, int target, int upper);
-  void collect_back(int from, int lower);
-  void reorder();
+  void move_past(int lowest, int highest);
 
-  std::vector<std::vector<int>> next_, prev_;
+  std::vector<std::vector<int>> next_;
   std::vector<uint64_t> known_;  // the dependencies held, as bits (known_word)
   std::vector<Dependency> added_;  // try_add's, until it returns
   std::vector<int> order_;     // per channel: its place in the topological order
+  std::vector<int> at_place_;  // per place: its channel (order_'s inverse)
   std::vector<uint8_t> seen_;  // search marks, cleared after each search
-  std::vector<int> forward_, backward_, stack_, merged_places_;  // searches and reorder's scratch
+  std::vector<int> forward_, stack_;  // the last search's channels, and its stack
 };
 
 /// Layers of channel dependency graphs, each kept acyclic.

@@ -143,8 +143,25 @@ int layer_turning_lids(const RoutingInput& input, const std::vector<int>& lids, 
     if (lid_map.owner[lid] >= 0 && !turning[lid] && (sl > 0 || lowest_sl == 0))
       layers.place(dependencies_toward(routing.lfts, channels, lid), sl, sl);
   }
-  const auto [highest, unplaced] = place_on_sls(channels, layers, lids, lowest_sl, routing);
+  // Most down-up turns first, as first-fit colouring goes largest first: a
+  // LID with many turns fits fewer layers the fuller they are (the
+  // 10,080-host RFC: in LID order 100 LIDs fit no SL up to 7, so none).
+  const std::vector<int>& level = input.detection.levels.of;
+  std::vector<std::pair<int, int>> by_turns;  // (-turns, LID)
+  for (int lid : lids) {
+    int turns = 0;
+    for (const Dependency& d : dependencies_toward(routing.lfts, channels, lid)) {
+      const int at = channels.peer(d.first);
+      turns += level[channels.from(d.first)] > level[at] && level[channels.peer(d.second)] > level[at];
+    }
+    by_turns.emplace_back(-turns, lid);
+  }
+  std::ranges::sort(by_turns);
+  std::vector<int> ordered;
+  for (const auto& [minus_turns, lid] : by_turns) ordered.push_back(lid);
+  const auto [highest, unplaced] = place_on_sls(channels, layers, ordered, lowest_sl, routing);
   const int moved = static_cast<int>(std::ranges::count_if(lids, [&](int lid) { return routing.dest_sl[lid] != 0; }));
+  routing.switch_turns_layered |= moved > 0;
   if (moved > 0)
     note_layers(fmt::format("{} LIDs to which some switch's own route turns from down to up where, on SL 0, the "
                             "turn would close a credit loop",
@@ -185,6 +202,7 @@ int settle_credit_loops(const RoutingInput& input, int highest_sl, std::string_v
     return true;
   });
   if (misfits.empty()) return 0;
+  routing.switch_turns_layered = true;
   // A switch LID's traffic is management traffic (PMA queries and answers):
   // any legal route serves it. A misfit switch LID takes its up*/down*
   // tree where that fits an SL, whose turns never close a cycle among

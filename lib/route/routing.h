@@ -46,6 +46,10 @@ struct Routing {
   std::string_view chosen;        // auto: the scheme it chose; empty for the others
   bool checked = false;           // auto: these tables passed RoutingInput::strands
   bool polish_cut_short = false;  // the contention polish stopped at RoutingInput::polish_work, not at its best
+  // Switches' own routes turn from down to up where no argument keeps them
+  // from a credit loop with the CAs' (they were layered, or fit no SL): the
+  // check then counts credit loops with switches' own routes.
+  bool switch_turns_layered = false;
 };
 
 struct RoutingInput;

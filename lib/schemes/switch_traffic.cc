@@ -232,6 +232,7 @@ long complete_switch_traffic(const RoutingInput& input, Routing& routing, const 
   Completer completer(input, routing.lfts);
   for (int lid = 1; lid < static_cast<int>(holed.size()); ++lid)
     if (holed[lid]) completer.complete(lid);
+  routing.switch_turns_layered |= completer.detoured() > 0;
   if (completer.written() > 0)
     routing.notes.push_back(fmt::format(
         "{} entries no CA route uses filled so that every switch reaches every LID ({} of them where the up/down "

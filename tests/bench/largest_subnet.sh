@@ -14,7 +14,10 @@
 # Not in CI: ibsim and OpenSM take minutes to bring up a fabric this size.
 #
 #   FTCLOS=build/ftclos FTCLOS_PLUGIN_DIR=build/plugin tests/bench/largest_subnet.sh \
-#       [--ftclos-options OPTS] [--engines "ftclos updn"] [--subnet-up-seconds N] [PORTS LEVELS]
+#       [--ftclos-options OPTS] [--engines "ftclos updn"] [--subnet-up-seconds N] [--qos] [PORTS LEVELS]
+#
+# --qos runs OpenSM with qos TRUE (SL2VL tables programmed on every switch
+# port pair; the plugin's update_sl2vl called for each); off by default.
 #
 # The cut waits for the first sweep's SUBNET UP, at most N s (default 1200).
 set -euo pipefail
@@ -24,13 +27,15 @@ source "$(dirname "$0")/sm_bench_lib.sh"
 ftclos_options="scheme=auto"
 engines="ftclos updn"
 subnet_up_seconds=1200
+qos=FALSE
 args=()
 while [ $# -gt 0 ]; do
   case $1 in
     --ftclos-options) ftclos_options=$2; shift ;;
     --engines) engines=$2; shift ;;
     --subnet-up-seconds) subnet_up_seconds=$2; shift ;;
-    -*) echo "usage: $0 [--ftclos-options OPTS] [--engines LIST] [--subnet-up-seconds N] [PORTS LEVELS]" >&2; exit 2 ;;
+    --qos) qos=TRUE ;;
+    -*) echo "usage: $0 [--ftclos-options OPTS] [--engines LIST] [--subnet-up-seconds N] [--qos] [PORTS LEVELS]" >&2; exit 2 ;;
     *) args+=("$1") ;;
   esac
   shift
@@ -76,10 +81,8 @@ for engine in $engines; do
   mkdir -p "$dir"
   sock=ftclos-largest-$$-$engine
   IBSIM_READY_SECONDS=600 start_console_ibsim "$sock" "$net" "$dir/ibsim.log" "${limits[@]}"
-  # Without QoS: its SL2VL tables per switch port pair kept FT(48,3)'s
-  # first sweep from ending within 28 min; at LMC 0 a fat tree's routes all
-  # go on SL 0.
-  SM_QOS=FALSE start_sm "$dir" "$sock" "$host" "$([ "$engine" = ftclos ] && echo "$ftclos_options" || echo none)"
+  # QoS off unless asked: at LMC 0 a fat tree's routes all go on SL 0.
+  SM_QOS=$qos start_sm "$dir" "$sock" "$host" "$([ "$engine" = ftclos ] && echo "$ftclos_options" || echo none)"
   # The first sweep discovers 30,000 nodes through ibsim and sends every
   # switch its whole LFT: minutes, not settle's 120 s. Reported once the
   # tables are configured; the cut only once the subnet is up.

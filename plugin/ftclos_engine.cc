@@ -237,6 +237,7 @@ struct ftclos_engine {
     const std::string dir = options.ok() && !options->report_dir.empty() ? options->report_dir
                             : dump_dir                                 ? dump_dir
                                                                        : "";
+    if (dir.empty()) return;  // no directory given (the C API without OpenSM's): not the working directory
     if (ftclos::Status status = reporter.write(dir); !status.ok())
       log(FTCLOS_LOG_ERROR, ftclos::numbered(SweepError::kReportUnwritten, status.message()));
   }

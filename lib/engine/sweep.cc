@@ -32,8 +32,13 @@ class SweepRun {
   SweepOutcome run() {
     const Clock::time_point start = Clock::now();
     recognize();
-    if (route()) {
-      keep_valid_entries();
+    // A sweep that keeps the last tables' valid entries takes from the
+    // scheme only the entries of those that are not, and checks the merged
+    // tables whole: auto then takes the first scheme that routes, without
+    // checking each candidate or weighing challengers (a full check and two
+    // exact worst cases: seconds on FT(48,3)). It chooses in full only where
+    // the merged tables fail the check, or nothing is kept.
+    if (route(!keeps_previous()) && keep_valid_entries()) {
       install_polished();
       count_changes();
       if (check()) {
@@ -85,7 +90,7 @@ class SweepRun {
     for (std::string line; std::getline(lines, line);) say(SweepLevel::kVerbose, line);
   }
 
-  bool route() {
+  bool route(bool full_choice) {
     const Clock::time_point start = Clock::now();
     Result<std::unique_ptr<Scheme>> scheme = make_scheme(options_.scheme);
     if (!scheme.ok()) {
@@ -110,10 +115,11 @@ class SweepRun {
     };
     // Repair first, polish later: with tables in the switches, a short polish.
     const long polish_work = in_.previous ? options_.repair_polish_work : kFullPolishWork;
-    Result<Routing> routing = (*scheme)->route({in_.fabric, sweep().detection, in_.lids, &strands, &worst_case,
+    Result<Routing> routing = (*scheme)->route({in_.fabric, sweep().detection, in_.lids,
+                                                full_choice ? &strands : nullptr, full_choice ? &worst_case : nullptr,
                                                 options_.data_vls, options_.polish, options_.path_bits_users,
                                                 polish_work, options_.cancel, !merges_previous()});
-    sweep().route_ms = ms_since(start) - auto_check_ms;
+    sweep().route_ms += ms_since(start) - auto_check_ms;
     sweep().check_ms += auto_check_ms;
     if (!routing.ok()) {
       fail(SweepError::kCannotRoute,
@@ -141,24 +147,24 @@ class SweepRun {
   // they are published (keep_valid_entries): then switches' own traffic is
   // completed once, on the merged tables, and on the scheme's own only where
   // those are installed. The strand check then cannot judge switch routes.
-  bool merges_previous() const {
-    return in_.previous && !in_.repaired && options_.keep_tables && !options_.check_switch_routes;
-  }
+  bool merges_previous() const { return keeps_previous() && !options_.check_switch_routes; }
+  bool keeps_previous() const { return in_.previous && !in_.repaired && options_.keep_tables; }
 
   // Minimal churn: with keep_tables, after a failure, every entry of the
   // previous tables that the up/down rule still allows replaces the
   // scheme's, provided the merged tables pass the check (else the scheme's
-  // own tables go on to the check). After a repair (a cable the previous
-  // tables' fabric lacked) the scheme's own tables come back: kept detours
-  // would leave repaired cables idle (on FT(8,3) two cables and two switches
-  // out and back raised the worst-case contention from 7 to 16). Counts the
-  // entries that differ from the previous tables either way, and logs both
-  // sides of the trade-off (with keep_tables, the scheme's side before its
-  // switches' own routes are completed). The merge counts as routing (SLs
-  // re-layered, switches' own routes made legal against the previous
-  // tables), the counts and the check as checking.
-  void keep_valid_entries() {
-    if (!in_.previous || in_.repaired) return;
+  // own tables, chosen in full then, go on to the check). After a repair (a
+  // cable the previous tables' fabric lacked) the scheme's own tables come
+  // back: kept detours would leave repaired cables idle (on FT(8,3) two
+  // cables and two switches out and back raised the worst-case contention
+  // from 7 to 16). Counts the entries that differ from the previous tables
+  // either way, and logs both sides of the trade-off (with keep_tables, the
+  // scheme's side before its switches' own routes are completed). The merge
+  // counts as routing (SLs re-layered, switches' own routes made legal
+  // against the previous tables), the counts and the check as checking.
+  // False where the full choice after failed kept entries cannot route.
+  bool keep_valid_entries() {
+    if (!in_.previous || in_.repaired) return true;
     Clock::time_point start = Clock::now();
     const Lfts& previous = *in_.previous;
     Routing merged = sweep().routing;
@@ -173,12 +179,15 @@ class SweepRun {
     log_trade_off(sweep().trade_off);
     if (options_.keep_tables) adopt_if_sound(std::move(merged));
     sweep().check_ms += ms_since(start);
-    if (!merges_previous() || sweep().kept_entries) return;
-    // The scheme's own tables go on to the check: their switches' own traffic first.
+    if (!options_.keep_tables || sweep().kept_entries) return true;
+    // The scheme's own tables, chosen in full, go on to the check: their switches' own traffic first.
+    if (!route(true)) return false;
+    if (!merges_previous()) return true;  // the scheme completed it
     start = Clock::now();
     complete_switch_traffic(input, sweep().routing);
     sweep().route_ms += ms_since(start);
     checked_ = false;
+    return true;
   }
 
   // The deferred polish of this fabric replaces the published tables where

@@ -273,10 +273,12 @@ struct ftclos_engine {
 
   int publish(ftclos::SubnetFabric& read, ftclos::Sweep& sweep, const char* dump_dir, Failure& failure) {
     // A change in steps safe in flight: the first now, the others in the sweeps this one asks for.
-    pending.keep(read.fabric, read.lids, sweep.steps);
+    if (sweep.steps.steps.size() > 1) {
+      sweep.routing.lfts = std::move(sweep.steps.steps.front().lfts);
+      sweep.routing.dest_sl = std::move(sweep.steps.steps.front().dest_sl);
+    }
+    pending.keep(read.fabric, read.lids, std::move(sweep.steps));
     if (pending.left() > 0) {
-      sweep.routing.lfts = sweep.steps.steps.front().lfts;
-      sweep.routing.dest_sl = sweep.steps.steps.front().dest_sl;
       log(FTCLOS_LOG_INFO, fmt::format("step 1 of {} of the change published; the next sweeps publish the others",
                                        pending.total()));
       request_next_step();

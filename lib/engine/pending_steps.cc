@@ -1,16 +1,18 @@
 #include "engine/pending_steps.h"
 
+#include <iterator>
+
 #include "engine/deferred_polish.h"
 
 namespace ftclos {
 
-void PendingSteps::keep(const Fabric& fabric, const LidMap& lids, const SafeSteps& steps) {
+void PendingSteps::keep(const Fabric& fabric, const LidMap& lids, SafeSteps&& steps) {
   steps_.clear();
   total_ = static_cast<int>(steps.steps.size());
   if (total_ < 2) return;
   fabric_ = fabric;
   lids_ = lids;
-  steps_.assign(steps.steps.begin() + 1, steps.steps.end());
+  steps_.assign(std::make_move_iterator(steps.steps.begin() + 1), std::make_move_iterator(steps.steps.end()));
 }
 
 std::optional<TableStep> PendingSteps::next_for(const Fabric& fabric, const LidMap& lids) {

@@ -308,8 +308,9 @@ SafeSteps drained_steps(const Change& change) {
     for (int x : change.switches())
       if (change.next(drained, x, entry.lid) >= 0) set_entry(drained, x, entry.lid, kNoPath);
   }
-  std::vector<TableStep> steps{{drained, change.before.dest_sl}};
-  if (any_moving) steps.push_back({drained, change.after.dest_sl});
+  std::vector<TableStep> steps;
+  if (any_moving) steps.push_back({drained, change.before.dest_sl});
+  steps.push_back({std::move(drained), any_moving ? change.after.dest_sl : change.before.dest_sl});
   steps.push_back({change.after.lfts, change.after.dest_sl});
   return checked(change, std::move(steps));
 }
@@ -318,13 +319,13 @@ SafeSteps drained_steps(const Change& change) {
 
 SafeSteps plan_safe_steps(const Fabric& fabric, const LidMap& lids, const TablesSide& before, const TablesSide& after) {
   const Change change(fabric, lids, before, after);
-  SafeSteps held_back = publish(change, hold_back_schedule(change));
-  if (held_back.safe()) return held_back;
-  SafeSteps chained = publish(change, chain_schedule(change));
-  if (chained.safe()) return chained;
+  // Every step is a whole set of tables (88 MB on FT(48,3)): a plan that
+  // fails is freed before the next is made (three plans held at once were
+  // the failure sweep's peak memory).
+  if (SafeSteps held_back = publish(change, hold_back_schedule(change)); held_back.safe()) return held_back;
+  if (SafeSteps chained = publish(change, chain_schedule(change)); chained.safe()) return chained;
   if (std::optional<Schedule> both_ways = both_ways_schedule(change)) {
-    SafeSteps ordered = publish(change, std::move(*both_ways));
-    if (ordered.safe()) return ordered;
+    if (SafeSteps ordered = publish(change, std::move(*both_ways)); ordered.safe()) return ordered;
   }
   return drained_steps(change);
 }

@@ -5,13 +5,16 @@
 // OpenSM (tests/bench/plugin_callback.sh measures it there, in minutes);
 // this measures the same call in seconds, for one thread and for every CPU
 // the run may use. Counters: the engine's own INFO-line figures. Also FT(48,3)
-// (issue #32), a first sweep and a sweep after one cable cut, each split.
+// (issue #32), a first sweep and a sweep after one cable cut, each split,
+// with the process's peak resident memory growth in each (issue #44: the
+// plugin's share of OpenSM's peak).
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -24,6 +27,22 @@
 
 namespace ftclos {
 namespace {
+
+// VmHWM, the peak resident set, in MB; reset_peak_rss() sets it to the
+// resident set now (Linux: "5" into /proc/self/clear_refs).
+double peak_rss_mb() {
+  std::ifstream status("/proc/self/status");
+  for (std::string line; std::getline(status, line);)
+    if (line.starts_with("VmHWM:")) return std::strtod(line.c_str() + 6, nullptr) / 1024;
+  return 0;
+}
+double rss_mb() {
+  std::ifstream status("/proc/self/status");
+  for (std::string line; std::getline(status, line);)
+    if (line.starts_with("VmRSS:")) return std::strtod(line.c_str() + 6, nullptr) / 1024;
+  return 0;
+}
+void reset_peak_rss() { std::ofstream("/proc/self/clear_refs") << "5"; }
 
 // The fabric as plain C arrays: every node, every cable once, the LIDs of
 // switch port 0 and CA port 1.
@@ -139,15 +158,21 @@ void BM_PluginFailureSweepFt48_3(benchmark::State& state) {
     std::free(error);
     split.add(line);
   };
-  double total_ms = 0;
+  double total_ms = 0, first_growth_mb = 0, failure_growth_mb = 0;
   for (auto _ : state) {
     ftclos_engine_clear(engine);
+    reset_peak_rss();
+    double before_mb = rss_mb();
     bench::Clock::time_point start = bench::Clock::now();
     sweep(whole, first);
     first_ms += bench::ms_since(start);
+    first_growth_mb = std::max(first_growth_mb, peak_rss_mb() - before_mb);
+    reset_peak_rss();
+    before_mb = rss_mb();
     start = bench::Clock::now();
     sweep(cut, failure);
     total_ms += bench::ms_since(start);
+    failure_growth_mb = std::max(failure_growth_mb, peak_rss_mb() - before_mb);
   }
   ftclos_engine_destroy(engine);
   const double runs = static_cast<double>(state.iterations());
@@ -155,6 +180,10 @@ void BM_PluginFailureSweepFt48_3(benchmark::State& state) {
   state.counters["baseline_ms"] = detect_ms;
   state.counters["first_ms"] = first_ms / runs;
   state.counters["failure_ms"] = total_ms / runs;
+  // Peak resident growth over the resident set before each sweep (the
+  // tables kept between sweeps counted in the before).
+  state.counters["first_peak_growth_mb"] = first_growth_mb;
+  state.counters["failure_peak_growth_mb"] = failure_growth_mb;
   first.report(state, "first_");
   failure.report(state, "failure_");
 }

@@ -107,7 +107,7 @@ AcyclicLayer::AcyclicLayer(int channels) : AcyclicLayer([channels] {
 
 AcyclicLayer::AcyclicLayer(std::vector<int> places)
     : next_(places.size()), known_(places.size() * 4, 0), order_(std::move(places)), at_place_(order_.size()),
-      seen_(order_.size(), 0) {
+      seen_(order_.size(), 0), moving_(order_.size(), 0) {
   for (size_t c = 0; c < order_.size(); ++c) at_place_[order_[c]] = static_cast<int>(c);
 }
 
@@ -182,12 +182,13 @@ bool AcyclicLayer::reaches_within(int from, int target, int upper) {
 // placed in that span outside forward_, so no dependency leads from
 // forward_ back to a channel that stays; one pass over the span, no sort.
 void AcyclicLayer::move_past(int lowest, int highest) {
-  for (int c : forward_) seen_[c] = 1;
+  for (int c : forward_) moving_[order_[c]] = 1;  // by place: the pass below reads it in order
   int place = lowest;
   stack_.clear();  // forward_'s channels in their order
   for (int old = lowest; old <= highest; ++old) {
     const int c = at_place_[old];
-    if (seen_[c]) {
+    if (moving_[old]) {
+      moving_[old] = 0;
       stack_.push_back(c);
       continue;
     }
@@ -197,7 +198,6 @@ void AcyclicLayer::move_past(int lowest, int highest) {
   for (int c : stack_) {
     order_[c] = place;
     at_place_[place++] = c;
-    seen_[c] = 0;
   }
 }
 

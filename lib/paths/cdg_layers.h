@@ -103,6 +103,7 @@ class AcyclicLayer {
   std::vector<int> order_;     // per channel: its place in the topological order
   std::vector<int> at_place_;  // per place: its channel (order_'s inverse)
   std::vector<uint8_t> seen_;  // search marks, cleared after each search
+  std::vector<uint8_t> moving_;  // per place: move_past moves its channel; cleared as it goes
   std::vector<int> forward_, stack_;  // the last search's channels, and its stack
 };
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <memory>
 #include <utility>
 
 #include "core/workers.h"
@@ -320,6 +321,10 @@ class LegalCompleter {
     });
     up_down_.assign(up_down.begin(), up_down.end());
   }
+
+  /// mark_up_down's finding, for the completers of other LIDs to share.
+  const std::vector<bool>& up_down() const { return up_down_; }
+  void take_up_down(const std::vector<bool>& marks) { up_down_ = marks; }
 
   /// Whether the CAs' own routes to CA LID `lid` go up, then down.
   bool ca_routes_up_down(int lid) {
@@ -682,6 +687,11 @@ class LegalCompleter {
 
 LegalSwitchRoutes make_switch_routes_legal(const RoutingInput& input, Lfts& lfts, const std::vector<uint8_t>& dest_sl,
                                            const Lfts* previous) {
+  const LidMap& lids = input.lids;
+  // Every switch's table holds every LID first: the completers write theirs in parallel.
+  for (int x = 0; x < input.fabric.size(); ++x)
+    if (input.fabric.node(x).is_switch() && lfts.port[x].size() < static_cast<size_t>(lids.max_lid) + 1)
+      lfts.port[x].resize(lids.max_lid + 1, kNoPath);
   LegalSwitchRoutes out;
   LegalCompleter completer(input, lfts, out, previous);
   completer.mark_up_down(previous);
@@ -690,24 +700,54 @@ LegalSwitchRoutes make_switch_routes_legal(const RoutingInput& input, Lfts& lfts
   // layer_switch_turns places again after completing them.
   auto own_sl = [&](int lid) {
     return lid < static_cast<int>(dest_sl.size()) && dest_sl[lid] != 0 &&
-           !input.fabric.node(input.lids.owner[lid]).is_switch();
+           !input.fabric.node(lids.owner[lid]).is_switch();
   };
+  std::vector<int> todo;  // the LIDs some switch's route to is not up/down
+  for (int lid = 1; lid <= lids.max_lid; ++lid) {
+    if (lids.owner[lid] < 0) continue;
+    if (own_sl(lid))
+      out.left.push_back(lid);
+    else if (!completer.up_down()[lid])
+      todo.push_back(lid);
+  }
+  // A completer per worker, each over a block of `todo`: a LID's column is
+  // its own (each reads and writes only its LID's entries), and what they
+  // find is merged in LID order, so no result depends on how many run.
+  const int workers = worker_count(static_cast<long>(todo.size()) / 64 + 1);
+  std::vector<LegalSwitchRoutes> found(workers);
+  std::vector<std::unique_ptr<LegalCompleter>> completers;
+  for (int w = 0; w < workers; ++w) {
+    completers.push_back(std::make_unique<LegalCompleter>(input, lfts, found[w], previous));
+    completers.back()->take_up_down(completer.up_down());
+  }
+  const long tasks = static_cast<long>(todo.size());
   // Levels' up/down must be the scheme's own rule (not up*/down* from a root): else mixing them could close loops.
-  for (int lid = 1; lid <= input.lids.max_lid; ++lid) {
-    const int owner = input.lids.owner[lid];
-    if (owner < 0 || input.fabric.node(owner).is_switch() || own_sl(lid) || completer.ca_routes_up_down(lid)) continue;
-    for (int other = 1; other <= input.lids.max_lid; ++other)
-      if (input.lids.owner[other] >= 0) out.left.push_back(other);
+  std::vector<uint8_t> ca_turns(workers, 0);
+  for_each_block(tasks, workers, [&](int w, long begin, long end) {
+    for (long i = begin; i < end && !ca_turns[w]; ++i) {
+      const int lid = todo[i];
+      ca_turns[w] = !input.fabric.node(lids.owner[lid]).is_switch() && !completers[w]->ca_routes_up_down(lid);
+    }
+  });
+  if (std::ranges::any_of(ca_turns, [](uint8_t turns) { return turns != 0; })) {
+    out.left.clear();
+    for (int lid = 1; lid <= lids.max_lid; ++lid)
+      if (lids.owner[lid] >= 0) out.left.push_back(lid);
     return out;
   }
-  for (int lid = 1; lid <= input.lids.max_lid; ++lid) {
-    if (input.lids.owner[lid] < 0) continue;
-    if (own_sl(lid)) {
-      out.left.push_back(lid);
-      continue;
-    }
-    if (!completer.complete(lid, previous)) out.left.push_back(lid);
+  for_each_block(tasks, workers, [&](int w, long begin, long end) {
+    for (long i = begin; i < end; ++i)
+      if (!completers[w]->complete(todo[i], previous)) found[w].left.push_back(todo[i]);
+  });
+  for (const LegalSwitchRoutes& part : found) {
+    out.written += part.written;
+    out.turned += part.turned;
+    out.illegal += part.illegal;
+    out.illegal_lids.insert(out.illegal_lids.end(), part.illegal_lids.begin(), part.illegal_lids.end());
+    out.turning_lids.insert(out.turning_lids.end(), part.turning_lids.begin(), part.turning_lids.end());
+    out.left.insert(out.left.end(), part.left.begin(), part.left.end());
   }
+  std::ranges::sort(out.left);
   return out;
 }
 

@@ -7,6 +7,7 @@
 #include <array>
 #include <bit>
 
+#include "core/workers.h"
 #include "paths/cdg_layers.h"
 
 namespace ftclos {
@@ -54,6 +55,14 @@ class UnionGraph {
     known_[bit / 64] |= uint64_t{1} << (bit % 64);
     next_[from].push_back(to);
     added_.push_back(from);
+  }
+
+  /// Adds `other`'s dependencies in the order they were added there: a
+  /// graph built from a later block of LIDs joins this one as if its LIDs
+  /// had come after this one's, so the lists and searches are the same.
+  void absorb(const UnionGraph& other) {
+    std::vector<size_t> taken(other.next_.size(), 0);  // per channel: its successors absorbed so far
+    for (int from : other.added_) add(from, other.next_[from][taken[from]++]);
   }
 
   /// A cycle's channels, in order; empty when there is none. Alone, every
@@ -204,29 +213,41 @@ TransitionBase::TransitionBase(const Fabric& fabric_in, const LidMap& lids_in, c
   graphs->into.resize(fabric.size());
   for (int c = 0; c < channels.count(); ++c)  // numbers of ports that lead to no switch have no peer
     if (channels.peer(c) >= 0) graphs->into[channels.peer(c)].push_back(c);
-  for (int v = 0; v < kVls; ++v) graphs->vls.emplace_back(channels.count(), nullptr);
   const std::vector<uint16_t> sls = sls_by_lid(lids, side, side);
-  std::vector<uint8_t> stays(fabric.size(), 1);  // for the LID at hand: the switch's entry is the same on every side
-  // Each switch's port for a block of LIDs, read a table line at a time
-  // (one LID at a time reads one line of every table).
+  // Blocks of LIDs on every worker, each into graphs of its own, joined in
+  // block order (UnionGraph::absorb): the graphs of one pass in LID order.
   constexpr int kBlock = 64;
-  std::vector<uint8_t> block(static_cast<size_t>(kBlock) * fabric.size());
-  for (int first_lid = 1; first_lid <= lids.max_lid; first_lid += kBlock) {
-    const int last_lid = std::min(lids.max_lid, first_lid + kBlock - 1);
-    for (int x : channels.switches())
-      for (int lid = first_lid; lid <= last_lid; ++lid)
-        block[static_cast<size_t>(lid - first_lid) * fabric.size() + x] = side.lfts.at_or_none(x, lid);
-    for (int lid = first_lid; lid <= last_lid; ++lid) {
-      if (lids.owner[lid] < 0 || changed.sl_moves[lid]) continue;
-      const uint8_t* ports = &block[static_cast<size_t>(lid - first_lid) * fabric.size()];
-      for (int x : changed.switches[lid]) stays[x] = 0;
-      // A dependency whose two switches keep their entries; the others, per pair.
-      add_dependencies(
-          channels, [&](int x) { return std::array<uint8_t, 2>{ports[x], ports[x]}; },
-          [&](int x, int y) { return stays[x] && stays[y]; }, vls_of(sls[lid]), graphs->vls);
-      for (int x : changed.switches[lid]) stays[x] = 1;
+  const long blocks = (lids.max_lid + kBlock - 1) / kBlock;
+  const int workers = worker_count(blocks / 16 + 1);
+  std::vector<std::vector<UnionGraph>> parts(workers);
+  for (std::vector<UnionGraph>& part : parts)
+    for (int v = 0; v < kVls; ++v) part.emplace_back(channels.count(), nullptr);
+  for_each_block(blocks, workers, [&](int w, long first_block, long end_block) {
+    std::vector<uint8_t> stays(fabric.size(), 1);  // for the LID at hand: the switch's entry is the same on every side
+    // Each switch's port for a block of LIDs, read a table line at a time
+    // (one LID at a time reads one line of every table).
+    std::vector<uint8_t> block(static_cast<size_t>(kBlock) * fabric.size());
+    for (long b = first_block; b < end_block; ++b) {
+      const int first_lid = 1 + static_cast<int>(b) * kBlock;
+      const int last_lid = std::min(lids.max_lid, first_lid + kBlock - 1);
+      for (int x : channels.switches())
+        for (int lid = first_lid; lid <= last_lid; ++lid)
+          block[static_cast<size_t>(lid - first_lid) * fabric.size() + x] = side.lfts.at_or_none(x, lid);
+      for (int lid = first_lid; lid <= last_lid; ++lid) {
+        if (lids.owner[lid] < 0 || changed.sl_moves[lid]) continue;
+        const uint8_t* ports = &block[static_cast<size_t>(lid - first_lid) * fabric.size()];
+        for (int x : changed.switches[lid]) stays[x] = 0;
+        // A dependency whose two switches keep their entries; the others, per pair.
+        add_dependencies(
+            channels, [&](int x) { return std::array<uint8_t, 2>{ports[x], ports[x]}; },
+            [&](int x, int y) { return stays[x] && stays[y]; }, vls_of(sls[lid]), parts[w]);
+        for (int x : changed.switches[lid]) stays[x] = 1;
+      }
     }
-  }
+  });
+  graphs->vls = std::move(parts.front());
+  for (size_t w = 1; w < parts.size(); ++w)
+    for (int v = 0; v < kVls; ++v) graphs->vls[v].absorb(parts[w][v]);
   for (const UnionGraph& vl : graphs->vls) graphs->cycles.push_back(vl.cycle());
 }
 

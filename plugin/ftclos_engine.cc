@@ -160,6 +160,8 @@ struct ftclos_engine {
     // never sees a half-built state.
     reported = false;
     switch_of.clear();
+    // What the switches hold: the next step of a change is made over them; else they go.
+    ftclos::Lfts published = std::move(lfts);
     lfts = {};
     if (!options.ok())
       return fail(failure, -EINVAL, SweepError::kBadOptions, "bad event_plugin_options: " + options.status().message());
@@ -177,21 +179,23 @@ struct ftclos_engine {
     if (read->unrouted_ports > 0)
       log(FTCLOS_LOG_VERBOSE,
           fmt::format("{} end ports with LIDs have no cable; their LIDs get no route", read->unrouted_ports));
-    if (std::optional<ftclos::TableStep> step = pending.next_for(fabric, read->lids)) {
+    // The next step of a change, over the tables the last sweep published.
+    if (std::vector<uint8_t> step_sl; pending.apply_next(fabric, read->lids, published, step_sl)) {
       log(FTCLOS_LOG_INFO, fmt::format("step {} of {} of the last change published (every mix with the step before "
                                        "loop-free and deadlock-free); {:.1f} ms",
                                        pending.total() - pending.left(), pending.total(),
                                        std::chrono::duration<double, std::milli>(Clock::now() - start).count()));
       reporter.step(pending.total() - pending.left());
       reported = true;
-      last.keep_tables(fabric, read->lids, step->lfts);
+      last.keep_tables(fabric, read->lids, published);
       switch_of = std::move(read->switch_of);
-      lfts = std::move(step->lfts);
-      write_sl_dump(dump_dir, read->lids, step->dest_sl);
-      set_published_sls(std::move(step->dest_sl));
+      lfts = std::move(published);
+      write_sl_dump(dump_dir, read->lids, step_sl);
+      set_published_sls(std::move(step_sl));
       request_next_step();
       return 0;
     }
+    published = {};
     const std::optional<ftclos::Lfts> previous = last.tables_on(fabric, read->lids);
     deferred.keep_only(fabric, read->lids);  // a polish of another fabric would only hold the CPU
     ftclos::SweepInput input{fabric,
@@ -273,12 +277,10 @@ struct ftclos_engine {
 
   int publish(ftclos::SubnetFabric& read, ftclos::Sweep& sweep, const char* dump_dir, Failure& failure) {
     // A change in steps safe in flight: the first now, the others in the sweeps this one asks for.
-    if (sweep.steps.steps.size() > 1) {
+    pending.keep(read.fabric, read.lids, sweep.steps);
+    if (pending.left() > 0) {
       sweep.routing.lfts = std::move(sweep.steps.steps.front().lfts);
       sweep.routing.dest_sl = std::move(sweep.steps.steps.front().dest_sl);
-    }
-    pending.keep(read.fabric, read.lids, std::move(sweep.steps));
-    if (pending.left() > 0) {
       log(FTCLOS_LOG_INFO, fmt::format("step 1 of {} of the change published; the next sweeps publish the others",
                                        pending.total()));
       request_next_step();

@@ -110,7 +110,6 @@ struct TurnPlace {
   int orphan = -1;
   int pivot = -1;
   int gate = -1;
-  bool previous = false;  // the previous tables' turn leaf: their routes turn there already
 };
 
 // The leaf whose ancestors hold the most top switches; among those, the one
@@ -224,11 +223,8 @@ TurnPlace choose_turn_place(const Fabric& fabric, const Levels& levels, const Li
   if (!previous || fresh < 0) return {fresh};
   const int before = previous_turn_leaf(fabric, levels, lids, *previous, top_switches(fabric, levels));
   if (before < 0) return {fresh};
-  if (peaks.count(before) == peaks.count(fresh)) return {.leaf = before, .previous = true};
-  if (TurnPlace place = with_orphan(fabric, levels, peaks, before); place.orphan >= 0) {
-    place.previous = true;
-    return place;
-  }
+  if (peaks.count(before) == peaks.count(fresh)) return {before};
+  if (const TurnPlace place = with_orphan(fabric, levels, peaks, before); place.orphan >= 0) return place;
   return {turn_leaf_of(fabric, levels, peaks, before)};
 }
 
@@ -353,13 +349,8 @@ class LegalCompleter {
     reroute_bad(lid);
     const Column kept = save(lid);
     // Nothing changed (the common case after a failure): nothing fresh can
-    // change less. Where the previous tables turn at the same place, their
-    // routes rerouted past the failure are what a sweep keeps (a cut above
-    // the turn leaf changes only the routes that crossed it); completing
-    // the scheme's entries afresh as well, to keep whichever changes fewer,
-    // took half of a failure sweep on FT(48,3). The shapes are the column's
-    // already unless reroute_bad wrote.
-    if (changes(kept, *previous, lid) == 0 || place_.previous) {
+    // change less. The shapes are the column's already unless reroute_bad wrote.
+    if (changes(kept, *previous, lid) == 0) {
       if (out_.written != written) restore(kept, lid);
       note_turns(lid);
       return true;

@@ -26,6 +26,13 @@ void note_unplaced(int unplaced, Routing& routing, int highest_sl = kMaxDetourSl
     routing.notes.push_back(fmt::format("{} of them fit no SL up to {} without a credit loop", unplaced, highest_sl));
 }
 
+// Whether dependency `d` turns from down to up: into a switch from above,
+// out of it upward (levels from the detection).
+bool turns_down_up(const Channels& channels, const std::vector<int>& level, const Dependency& d) {
+  const int at = channels.peer(d.first);
+  return level[channels.from(d.first)] > level[at] && level[channels.peer(d.second)] > level[at];
+}
+
 // "WHAT: on SL 1-H (...)", and how many fit no SL.
 void note_layers(const std::string& what, int highest, int unplaced, Routing& routing,
                  int highest_sl = kMaxDetourSl) {
@@ -147,13 +154,11 @@ int layer_turning_lids(const RoutingInput& input, const std::vector<int>& lids, 
   // LID with many turns fits fewer layers the fuller they are (the
   // 10,080-host RFC: in LID order 100 LIDs fit no SL up to 7, so none).
   const std::vector<int>& level = input.detection.levels.of;
-  std::vector<std::pair<int, int>> by_turns;  // (-turns, LID)
+  std::vector<std::pair<long, int>> by_turns;  // (-turns, LID)
   for (int lid : lids) {
-    int turns = 0;
-    for (const Dependency& d : dependencies_toward(routing.lfts, channels, lid)) {
-      const int at = channels.peer(d.first);
-      turns += level[channels.from(d.first)] > level[at] && level[channels.peer(d.second)] > level[at];
-    }
+    const long turns = std::ranges::count_if(dependencies_toward(routing.lfts, channels, lid), [&](const Dependency& d) {
+      return turns_down_up(channels, level, d);
+    });
     by_turns.emplace_back(-turns, lid);
   }
   std::ranges::sort(by_turns);
@@ -188,16 +193,13 @@ int settle_credit_loops(const RoutingInput& input, int highest_sl, std::string_v
   // on SL 0 for most of them, each found by a search of the whole layer
   // (NVIDIA Selene: 441 of 666 switch LIDs, 2.5 ms each, 1.1 s of 2.5).
   const std::vector<int>& level = input.detection.levels.of;
-  auto turns_down_up = [&](const std::vector<Dependency>& dependencies) {
-    return std::ranges::any_of(dependencies, [&](const Dependency& d) {
-      const int at = channels.peer(d.first);
-      return level[channels.from(d.first)] > level[at] && level[channels.peer(d.second)] > level[at];
-    });
+  auto any_down_up = [&](const std::vector<Dependency>& dependencies) {
+    return std::ranges::any_of(dependencies, [&](const Dependency& d) { return turns_down_up(channels, level, d); });
   };
   std::vector<std::pair<int, std::vector<Dependency>>> misfits;
   for_each_dependencies(routing.lfts, channels, in_order, [&](int lid, const std::vector<Dependency>& dependencies) {
     const bool to_star =
-        routing.star_sl >= 0 && fabric.node(lid_map.owner[lid]).is_switch() && turns_down_up(dependencies);
+        routing.star_sl >= 0 && fabric.node(lid_map.owner[lid]).is_switch() && any_down_up(dependencies);
     if (to_star || layers.place(dependencies, sl_of(lid), sl_of(lid)) < 0) misfits.emplace_back(lid, dependencies);
     return true;
   });

@@ -16,6 +16,7 @@
 #include <cstring>
 #include <fstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "baseline_ratio.h"
@@ -28,18 +29,14 @@
 namespace ftclos {
 namespace {
 
-// VmHWM, the peak resident set, in MB; reset_peak_rss() sets it to the
-// resident set now (Linux: "5" into /proc/self/clear_refs).
-double peak_rss_mb() {
+// A field of /proc/self/status in MB: VmRSS, the resident set, or VmHWM,
+// its peak; reset_peak_rss() sets the peak to the resident set now
+// (Linux: "5" into /proc/self/clear_refs).
+double status_mb(std::string_view field) {
   std::ifstream status("/proc/self/status");
   for (std::string line; std::getline(status, line);)
-    if (line.starts_with("VmHWM:")) return std::strtod(line.c_str() + 6, nullptr) / 1024;
-  return 0;
-}
-double rss_mb() {
-  std::ifstream status("/proc/self/status");
-  for (std::string line; std::getline(status, line);)
-    if (line.starts_with("VmRSS:")) return std::strtod(line.c_str() + 6, nullptr) / 1024;
+    if (line.starts_with(field) && line.size() > field.size() && line[field.size()] == ':')
+      return std::strtod(line.c_str() + field.size() + 1, nullptr) / 1024;
   return 0;
 }
 void reset_peak_rss() { std::ofstream("/proc/self/clear_refs") << "5"; }
@@ -162,17 +159,17 @@ void BM_PluginFailureSweepFt48_3(benchmark::State& state) {
   for (auto _ : state) {
     ftclos_engine_clear(engine);
     reset_peak_rss();
-    double before_mb = rss_mb();
+    double before_mb = status_mb("VmRSS");
     bench::Clock::time_point start = bench::Clock::now();
     sweep(whole, first);
     first_ms += bench::ms_since(start);
-    first_growth_mb = std::max(first_growth_mb, peak_rss_mb() - before_mb);
+    first_growth_mb = std::max(first_growth_mb, status_mb("VmHWM") - before_mb);
     reset_peak_rss();
-    before_mb = rss_mb();
+    before_mb = status_mb("VmRSS");
     start = bench::Clock::now();
     sweep(cut, failure);
     total_ms += bench::ms_since(start);
-    failure_growth_mb = std::max(failure_growth_mb, peak_rss_mb() - before_mb);
+    failure_growth_mb = std::max(failure_growth_mb, status_mb("VmHWM") - before_mb);
   }
   ftclos_engine_destroy(engine);
   const double runs = static_cast<double>(state.iterations());

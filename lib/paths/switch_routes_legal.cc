@@ -348,9 +348,10 @@ class LegalCompleter {
     const long written = out_.written;
     reroute_bad(lid);
     const Column kept = save(lid);
-    // Nothing changed (the common case after a failure): nothing fresh can
-    // change less. The shapes are the column's already unless reroute_bad wrote.
-    if (changes(kept, *previous, lid) == 0) {
+    // Nothing changed but the CAs' own routes (the common case after a
+    // failure), which a fresh completion keeps too: nothing fresh can change
+    // less. The shapes are the column's already unless reroute_bad wrote.
+    if (switch_only_changes(kept, *previous, lid) == 0) {
       if (out_.written != written) restore(kept, lid);
       note_turns(lid);
       return true;
@@ -522,6 +523,14 @@ class LegalCompleter {
     out_.illegal_lids.resize(column.illegal_lids);
     reset_shapes();
     for (int x : switches_) settle(x, lid);
+  }
+
+  // changes() at the switches no CA route to `lid` crosses (not fixed_).
+  long switch_only_changes(const Column& column, const Lfts& previous, int lid) const {
+    long n = 0;
+    for (size_t i = 0; i < switches_.size(); ++i)
+      n += !fixed_[switches_[i]] && column.port[i] != previous_entry(previous, switches_[i], lid);
+    return n;
   }
 
   long changes(const Column& column, const Lfts& previous, int lid) const {

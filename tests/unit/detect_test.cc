@@ -275,6 +275,73 @@ TEST(Detect, IrregularFabricIsAnyFabricAndSaysWhy) {
   EXPECT_NE(detection.star.why.find("least eccentricity"), std::string::npos) << detection.star.why;
 }
 
+// A cut between the middle and top levels of FT(16,3) leaves a leaf no
+// up*/down* path to the cut top switch, from the whole top level as from its
+// chassis: the root is then the switch of least eccentricity, found 64
+// searches at a time over 320 switches; the same as one search per switch.
+TEST(Detect, TheCentralRootOfACutFatTreeIsTheLeastEccentricSwitch) {
+  Fabric fabric = *generate_ftree(16, 3);
+  PortRef cut;
+  for (int x = 0; x < fabric.size() && !cut.valid(); ++x)
+    for (int p = 1; p <= fabric.node(x).num_ports; ++p)
+      if (fabric.node(x).name.starts_with("L2-") && fabric.node(x).ports[p].peer.valid() &&
+          fabric.node(fabric.node(x).ports[p].peer.node).name.starts_with("L3-")) {
+        cut = {x, p};
+        break;
+      }
+  ASSERT_TRUE(cut.valid());
+  fabric.disconnect(cut);
+  const Detection detection = detect(fabric);
+  ASSERT_NE(detection.star.why.find("least eccentricity"), std::string::npos) << detection.star.why;
+  std::vector<int> eccentricity(fabric.size(), -1);
+  for (int x = 0; x < fabric.size(); ++x) {
+    if (!fabric.node(x).is_switch()) continue;
+    std::vector<int> hops(fabric.size(), -1), queue{x};
+    hops[x] = 0;
+    for (size_t head = 0; head < queue.size(); ++head)
+      for (const Port& port : fabric.node(queue[head]).ports)
+        if (port.peer.valid() && fabric.node(port.peer.node).is_switch() && hops[port.peer.node] < 0) {
+          hops[port.peer.node] = hops[queue[head]] + 1;
+          queue.push_back(port.peer.node);
+        }
+    eccentricity[x] = *std::ranges::max_element(hops);
+  }
+  int least = -1, equals = 0;
+  for (int x = 0; x < fabric.size(); ++x) {
+    if (eccentricity[x] < 0) continue;
+    if (least < 0 || eccentricity[x] < eccentricity[least]) {
+      least = x, equals = 1;
+    } else if (eccentricity[x] == eccentricity[least]) {
+      ++equals;
+      if (precedes_by_guid(fabric, x, least)) least = x;
+    }
+  }
+  EXPECT_EQ(detection.star.roots, std::vector<int>{least});
+  EXPECT_NE(detection.star.why.find(std::to_string(eccentricity[least]) + " hops; " + std::to_string(equals) +
+                                    " switches with it"),
+            std::string::npos)
+      << detection.star.why;
+}
+
+// On a chain of 131 switches the one of least eccentricity is the middle
+// one, the second of the second batch of 64 searches.
+TEST(Detect, TheCentralRootOfAChainIsItsMiddle) {
+  Fabric fabric;
+  std::vector<int> chain;
+  for (int k = 0; k < 131; ++k) {
+    chain.push_back(*fabric.add_node(NodeType::kSwitch, "s" + std::to_string(1000 + k), 3));
+    const int host = *fabric.add_node(NodeType::kCa, "h" + std::to_string(1000 + k), 1);
+    ASSERT_TRUE(fabric.connect({chain.back(), 1}, {host, 1}).ok());
+    if (k > 0) {
+      ASSERT_TRUE(fabric.connect({chain[k - 1], 3}, {chain[k], 2}).ok());
+    }
+  }
+  const Detection detection = detect(fabric);
+  ASSERT_NE(detection.star.why.find("least eccentricity (65 hops; 1 switch with it"), std::string::npos)
+      << detection.star.why;
+  EXPECT_EQ(detection.star.roots, std::vector<int>{chain[65]});
+}
+
 TEST(Detect, APhysicallyDisconnectedFabricHasNoFamilyNorRoots) {
   Fabric fabric;
   for (int part = 0; part < 2; ++part) {

@@ -240,7 +240,8 @@ class LegalCompleter {
  public:
   LegalCompleter(const RoutingInput& input, Lfts& lfts, LegalSwitchRoutes& out, const Lfts* previous)
       : fabric_(input.fabric), levels_(input.detection.levels), lids_(input.lids), lfts_(lfts), out_(out),
-        peaks_(fabric_, levels_), shape_(fabric_.size(), kUnknown), fixed_(fabric_.size(), false) {
+        peaks_(fabric_, levels_), shape_(fabric_.size(), kUnknown), column_(fabric_.size(), kNoPath),
+        previous_column_(fabric_.size(), kNoPath), dirty_(fabric_.size(), false), fixed_(fabric_.size(), false) {
     for (int x = 0; x < fabric_.size(); ++x)
       if (fabric_.node(x).is_switch()) every_switch_.push_back(x);
     for (int x : every_switch_)
@@ -325,15 +326,23 @@ class LegalCompleter {
   /// Whether the CAs' own routes to CA LID `lid` go up, then down.
   bool ca_routes_up_down(int lid) {
     if (up_down_[lid]) return true;
-    if (!start(lid)) return true;
-    return mark_fixed(lid);
+    const bool up_down = !start(lid) || mark_fixed();
+    write_back();  // the orphan's gate and pivot (route_down_the_gate)
+    return up_down;
   }
 
   /// False when the CAs' own routes to `lid` do not go up, then down.
   bool complete(int lid, const Lfts* previous) {
     if (up_down_[lid]) return true;
+    const bool completed = complete_column(lid, previous);
+    write_back();
+    return completed;
+  }
+
+ private:
+  bool complete_column(int lid, const Lfts* previous) {
     if (!start(lid)) return true;
-    if (!fabric_.node(owner_).is_switch() && !mark_fixed(lid)) return false;
+    if (!fabric_.node(owner_).is_switch() && !mark_fixed()) return false;
     if (!previous) {
       head_for_turn_leaf(lid);
       reroute_bad(lid);
@@ -343,28 +352,28 @@ class LegalCompleter {
     // Keeping the previous ports and then rerouting can change more than
     // completing the scheme's entries afresh (when the turn leaf moved):
     // both are legal, so the one that changes fewer entries is written.
-    const Column scheme = save(lid);
-    if (take_previous(*previous, lid)) give_way_to_scheme(lid);
+    const Column scheme = save();
+    read_previous_column(*previous);
+    if (take_previous()) give_way_to_scheme();
     const long written = out_.written;
     reroute_bad(lid);
-    const Column kept = save(lid);
+    const Column kept = save();
     // Nothing changed but the CAs' own routes (the common case after a
     // failure), which a fresh completion keeps too: nothing fresh can change
     // less. The shapes are the column's already unless reroute_bad wrote.
-    if (switch_only_changes(kept, *previous, lid) == 0) {
-      if (out_.written != written) restore(kept, lid);
+    if (switch_only_changes(kept) == 0) {
+      if (out_.written != written) restore(kept);
       note_turns(lid);
       return true;
     }
-    restore(scheme, lid);
+    restore(scheme);
     head_for_turn_leaf(lid);
     reroute_bad(lid);
-    if (changes(kept, *previous, lid) <= changes(save(lid), *previous, lid)) restore(kept, lid);
+    if (changes(kept) <= changes(save())) restore(kept);
     note_turns(lid);
     return true;
   }
 
- private:
   // Every switch's (settle may pass switches outside switches_); CAs have none.
   void reset_shapes() {
     for (int x : every_switch_) shape_[x] = kUnknown;
@@ -377,19 +386,20 @@ class LegalCompleter {
     exit_ = exit_of(fabric_, owner_);
     if (exit_.target < 0 || levels_.of[exit_.target] < 1) return false;
     std::fill(fixed_.begin(), fixed_.end(), false);
-    if (owner_ >= 0 && owner_ == place_.orphan) route_down_the_gate(lid);
+    read_column(lid);
+    if (owner_ >= 0 && owner_ == place_.orphan) route_down_the_gate();
     reset_shapes();
-    for (int x : switches_) settle(x, lid);
+    for (int x : switches_) settle(x);
     return true;
   }
 
   // The routes to the orphan: to the gate, as to any switch, then down to
   // the pivot and up to the orphan; those two entries stay (fixed).
-  void route_down_the_gate(int lid) {
+  void route_down_the_gate() {
     exit_ = {place_.gate, gate_port_};
     for (const auto& [x, port] : {std::pair{place_.gate, gate_port_}, std::pair{place_.pivot, pivot_port_}}) {
-      if (entry(x, lid) != port) {
-        set_entry(x, lid, port);
+      if (entry(x) != port) {
+        set_entry(x, port);
         ++out_.written;
       }
       fixed_[x] = true;
@@ -403,24 +413,45 @@ class LegalCompleter {
     return 0;
   }
 
-  void set_entry(int x, int lid, uint8_t port) {
-    std::vector<uint8_t>& table = lfts_.port[x];
-    if (table.size() < static_cast<size_t>(lids_.max_lid) + 1) table.resize(lids_.max_lid + 1, kNoPath);
-    table[lid] = port;
+  // The LID's column, read into column_ by start() and written back by
+  // write_back(): a LID's entries lie in as many tables as switches, a cache
+  // miss each, and completing it reads them many times.
+  void set_entry(int x, uint8_t port) {
+    if (!dirty_[x]) dirty_list_.push_back(x);
+    dirty_[x] = true;
+    column_[x] = port;
   }
 
-  uint8_t entry(int x, int lid) const { return lfts_.at_or_none(x, lid); }
+  uint8_t entry(int x) const { return column_[x]; }
+
+  void read_column(int lid) {
+    for (int x : dirty_list_) dirty_[x] = false;
+    dirty_list_.clear();
+    for (int x : every_switch_) column_[x] = lfts_.at_or_none(x, lid);
+  }
+
+  void write_back() {
+    for (int x : dirty_list_) {
+      if (column_[x] != lfts_.at_or_none(x, lid_)) lfts_.port[x][lid_] = column_[x];  // sized by the caller
+      dirty_[x] = false;
+    }
+    dirty_list_.clear();
+  }
+
+  void read_previous_column(const Lfts& previous) {
+    for (int x : switches_) previous_column_[x] = previous_entry(previous, x, lid_);
+  }
 
   // The switch `x`'s entry leads to; -1 when it leads nowhere or to a CA.
-  int next_of(int x, int lid) const {
-    const uint8_t port = entry(x, lid);
+  int next_of(int x) const {
+    const uint8_t port = entry(x);
     if (port == kNoPath || port == 0 || port > fabric_.node(x).num_ports) return -1;
     const PortRef peer = fabric_.peer({x, port});
     return peer.valid() && fabric_.node(peer.node).is_switch() ? peer.node : -1;
   }
 
-  bool delivers_here(int x, int lid) const {
-    return x == owner_ || (x == exit_.target && entry(x, lid) == exit_.port);
+  bool delivers_here(int x) const {
+    return x == owner_ || (x == exit_.target && entry(x) == exit_.port);
   }
 
   // The shape of x's route through neighbour `y` (a switch whose shape is known).
@@ -434,15 +465,15 @@ class LegalCompleter {
     return turn_switch_[y] && after == kUpDown ? kTurnDown : kBad;
   }
 
-  void settle(int x, int lid) {
+  void settle(int x) {
     int at = x;
     for (;;) {
       if (shape_[at] != kUnknown) break;  // known, or kVisiting: a loop
-      if (delivers_here(at, lid)) {
+      if (delivers_here(at)) {
         shape_[at] = kDown;
         break;
       }
-      const int next = next_of(at, lid);
+      const int next = next_of(at);
       if (next < 0) {
         shape_[at] = kBad;
         break;
@@ -452,8 +483,8 @@ class LegalCompleter {
       at = next;
     }
     for (auto it = path_.rbegin(); it != path_.rend(); ++it) {
-      const int next = next_of(*it, lid);
-      shape_[*it] = shape_[next] == kVisiting ? kBad : through(*it, entry(*it, lid), next);
+      const int next = next_of(*it);
+      shape_[*it] = shape_[next] == kVisiting ? kBad : through(*it, entry(*it), next);
     }
     path_.clear();
   }
@@ -470,12 +501,12 @@ class LegalCompleter {
     for (int x : switches_) {
       const std::vector<uint8_t>& ports = toward_turn_leaf_[x];
       if (shape_[x] != kBad || fixed_[x] || ports.empty() || peaks_.share(x, exit_.target)) continue;
-      set_entry(x, lid, ports[lid % ports.size()]);  // by LID: the entries spread over the ports
+      set_entry(x, ports[lid % ports.size()]);  // by LID: the entries spread over the ports
       moved.push_back(x);
     }
     if (moved.empty()) return;
     reset_shapes();
-    for (int x : switches_) settle(x, lid);
+    for (int x : switches_) settle(x);
     out_.written += static_cast<long>(moved.size());
     out_.turned += std::ranges::count_if(moved, [&](int x) { return shape_[x] == kTurnDown || shape_[x] == kTurnUp; });
   }
@@ -496,7 +527,7 @@ class LegalCompleter {
       if (!reroute(bad, lid, /*own_fault_only=*/true) && !reroute(bad, lid, false)) break;
       std::erase_if(bad, [&](int x) { return shape_[x] != kBad; });
       for (int x : bad) shape_[x] = kUnknown;
-      for (int x : bad) settle(x, lid);
+      for (int x : bad) settle(x);
       std::erase_if(bad, [&](int x) { return shape_[x] != kBad; });
     }
     if (!bad.empty()) detour(bad);
@@ -509,47 +540,47 @@ class LegalCompleter {
     size_t illegal_lids;
   };
 
-  Column save(int lid) const {
+  Column save() const {
     Column column{{}, out_.written, out_.turned, out_.illegal, out_.illegal_lids.size()};
-    for (int x : switches_) column.port.push_back(entry(x, lid));
+    for (int x : switches_) column.port.push_back(entry(x));
     return column;
   }
 
-  void restore(const Column& column, int lid) {
-    for (size_t i = 0; i < switches_.size(); ++i) set_entry(switches_[i], lid, column.port[i]);
+  void restore(const Column& column) {
+    for (size_t i = 0; i < switches_.size(); ++i) set_entry(switches_[i], column.port[i]);
     out_.written = column.written;
     out_.turned = column.turned;
     out_.illegal = column.illegal;
     out_.illegal_lids.resize(column.illegal_lids);
     reset_shapes();
-    for (int x : switches_) settle(x, lid);
+    for (int x : switches_) settle(x);
   }
 
   // changes() at the switches no CA route to `lid` crosses (not fixed_).
-  long switch_only_changes(const Column& column, const Lfts& previous, int lid) const {
+  long switch_only_changes(const Column& column) const {
     long n = 0;
     for (size_t i = 0; i < switches_.size(); ++i)
-      n += !fixed_[switches_[i]] && column.port[i] != previous_entry(previous, switches_[i], lid);
+      n += !fixed_[switches_[i]] && column.port[i] != previous_column_[switches_[i]];
     return n;
   }
 
-  long changes(const Column& column, const Lfts& previous, int lid) const {
+  long changes(const Column& column) const {
     long n = 0;
     for (size_t i = 0; i < switches_.size(); ++i) {
-      n += column.port[i] != previous_entry(previous, switches_[i], lid);
+      n += column.port[i] != previous_column_[switches_[i]];
     }
     return n;
   }
 
   // Gives the switches no CA route crosses their previous port for `lid`;
   // whether any changed (those that no longer deliver are rerouted after).
-  bool take_previous(const Lfts& previous, int lid) {
+  bool take_previous() {
     taken_.clear();
     for (int x : switches_) {
-      const uint8_t before = previous_entry(previous, x, lid);
-      if (fixed_[x] || before == kNoPath || before == entry(x, lid)) continue;
-      taken_.push_back({x, entry(x, lid)});
-      set_entry(x, lid, before);
+      const uint8_t before = previous_column_[x];
+      if (fixed_[x] || before == kNoPath || before == entry(x)) continue;
+      taken_.push_back({x, entry(x)});
+      set_entry(x, before);
     }
     return !taken_.empty();
   }
@@ -558,20 +589,20 @@ class LegalCompleter {
   // scheme's own entry before anything is rerouted: the scheme's entries
   // are what a sweep from scratch writes, so keeping never changes more.
   // First those whose own entry is at fault, then (a loop) all.
-  void give_way_to_scheme(int lid) {
+  void give_way_to_scheme() {
     bool settled = false;  // shapes change only where an entry does
     for (bool own_fault_only = true;;) {
       if (!settled) {
         reset_shapes();
-        for (int x : switches_) settle(x, lid);
+        for (int x : switches_) settle(x);
         settled = true;
       }
       bool restored = false;
       for (const auto& [x, own] : taken_) {
-        const int next = next_of(x, lid);
-        if (shape_[x] != kBad || entry(x, lid) == own || (own_fault_only && next >= 0 && shape_[next] == kBad))
+        const int next = next_of(x);
+        if (shape_[x] != kBad || entry(x) == own || (own_fault_only && next >= 0 && shape_[next] == kBad))
           continue;
-        lfts_.port[x][lid] = own;
+        set_entry(x, own);
         restored = true;
       }
       settled = !restored;
@@ -581,9 +612,9 @@ class LegalCompleter {
   }
 
   // Marks the switches CA routes to `lid` cross; false when one of them turns or fails.
-  bool mark_fixed(int lid) {
+  bool mark_fixed() {
     for (int e : entry_switches_)
-      for (int at = e; at >= 0 && !fixed_[at]; at = delivers_here(at, lid) ? -1 : next_of(at, lid)) {
+      for (int at = e; at >= 0 && !fixed_[at]; at = delivers_here(at) ? -1 : next_of(at)) {
         if (shape_[at] > kUpDown) return false;
         fixed_[at] = true;
       }
@@ -597,7 +628,7 @@ class LegalCompleter {
     moves_.clear();
     for (int x : bad) {
       if (own_fault_only) {
-        const int next = next_of(x, lid);
+        const int next = next_of(x);
         if (next >= 0 && shape_[next] == kBad) continue;
       }
       if (x == exit_.target) {  // its own CA's cable
@@ -650,7 +681,7 @@ class LegalCompleter {
   };
 
   void write(const Move& move) {
-    set_entry(move.node, lid_, static_cast<uint8_t>(move.port));
+    set_entry(move.node, static_cast<uint8_t>(move.port));
     shape_[move.node] = move.shape;
     ++out_.written;
     out_.turned += move.shape == kTurnDown || move.shape == kTurnUp || move.shape == kPivot;
@@ -670,6 +701,10 @@ class LegalCompleter {
   std::vector<int> switches_;        // those with a level, in GUID order
   std::vector<int> entry_switches_;  // the switches CAs with LIDs enter at, once each
   std::vector<uint8_t> shape_;       // per node, for the LID being completed
+  std::vector<uint8_t> column_;      // per node: its entry for the LID being completed (set_entry)
+  std::vector<uint8_t> previous_column_;  // per node: the previous tables' (read_previous_column)
+  std::vector<bool> dirty_;          // per node: column_ was set
+  std::vector<int> dirty_list_;
   std::vector<bool> fixed_;          // per node: a CA's route to the LID crosses it
   std::vector<bool> turn_switch_;    // per node: the turn leaf or above it, where a route may turn
   std::vector<std::vector<uint8_t>> toward_turn_leaf_;  // per switch: its up/down ports toward the turn leaf

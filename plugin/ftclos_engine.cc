@@ -73,10 +73,10 @@ struct ftclos_engine {
   void* sweep_request_ctx = nullptr;
   ftclos::Result<ftclos::EngineOptions> options = ftclos::EngineOptions{};
 
-  // The last routing, for the C side to copy and for path_sl.
-  std::vector<int> switch_of;
-  ftclos::Lfts lfts;
-  ftclos::LastSweep last;  // for the next sweep's keep step and for multicast trees
+  // The last routing's tables, for the C side to copy: per subnet node, the
+  // GUID of the switch whose table `last` keeps (0: none).
+  std::vector<uint64_t> switch_guids;
+  ftclos::LastSweep last;  // the tables, for the next sweep's keep step and for multicast trees
   ftclos::DeferredPolish deferred;  // the full polish after a repair, installed at a later sweep
   ftclos::PendingSteps pending;  // the steps of the last change still to publish, one per sweep
   ftclos::SweepReporter reporter;  // every sweep's figures, written for monitoring
@@ -134,8 +134,7 @@ struct ftclos_engine {
   void clear() {
     deferred.clear();
     pending = {};
-    switch_of.clear();
-    lfts = {};
+    switch_guids.clear();
     last.clear();
     set_sls(nullptr);
   }
@@ -159,10 +158,7 @@ struct ftclos_engine {
     // The SLs of the last routing stay until the new ones are ready: path_sl
     // never sees a half-built state.
     reported = false;
-    switch_of.clear();
-    // What the switches hold: the next step of a change is made over them; else they go.
-    ftclos::Lfts published = std::move(lfts);
-    lfts = {};
+    switch_guids.clear();
     if (!options.ok())
       return fail(failure, -EINVAL, SweepError::kBadOptions, "bad event_plugin_options: " + options.status().message());
     // Routing and the check split their work over these threads; any count gives the same tables and figures.
@@ -180,22 +176,22 @@ struct ftclos_engine {
       log(FTCLOS_LOG_VERBOSE,
           fmt::format("{} end ports with LIDs have no cable; their LIDs get no route", read->unrouted_ports));
     // The next step of a change, over the tables the last sweep published.
-    if (std::vector<uint8_t> step_sl; pending.apply_next(fabric, read->lids, published, step_sl)) {
+    std::vector<uint8_t> step_sl;
+    if (std::optional<ftclos::Lfts> published = pending.left() > 0 ? last.tables_on(fabric, read->lids) : std::nullopt;
+        published && pending.apply_next(fabric, read->lids, *published, step_sl)) {
       log(FTCLOS_LOG_INFO, fmt::format("step {} of {} of the last change published (every mix with the step before "
                                        "loop-free and deadlock-free); {:.1f} ms",
                                        pending.total() - pending.left(), pending.total(),
                                        std::chrono::duration<double, std::milli>(Clock::now() - start).count()));
       reporter.step(pending.total() - pending.left());
       reported = true;
-      last.keep_tables(fabric, read->lids, published);
-      switch_of = std::move(read->switch_of);
-      lfts = std::move(published);
+      last.keep_tables(fabric, read->lids, std::move(*published));
+      switch_guids = guids_of(*read);
       write_sl_dump(dump_dir, read->lids, step_sl);
       set_published_sls(std::move(step_sl));
       request_next_step();
       return 0;
     }
-    published = {};
     const std::optional<ftclos::Lfts> previous = last.tables_on(fabric, read->lids);
     deferred.keep_only(fabric, read->lids);  // a polish of another fabric would only hold the CPU
     ftclos::SweepInput input{fabric,
@@ -262,6 +258,14 @@ struct ftclos_engine {
     return out;
   }
 
+  // Per subnet node, its switch's GUID (0: not a switch), for ftclos_engine_lft.
+  static std::vector<uint64_t> guids_of(const ftclos::SubnetFabric& read) {
+    std::vector<uint64_t> out(read.switch_of.size(), 0);
+    for (size_t i = 0; i < out.size(); ++i)
+      if (read.switch_of[i] >= 0) out[i] = read.fabric.node(read.switch_of[i]).guid;
+    return out;
+  }
+
   // The polish this sweep cut short, run to the full budget in the background.
   void defer_polish(const ftclos::SubnetFabric& read, const ftclos::HostHints& hints, const ftclos::Routing& published,
                     const ftclos::SweepOptions& sweep_opts) {
@@ -285,9 +289,8 @@ struct ftclos_engine {
                                        pending.total()));
       request_next_step();
     }
-    last.keep(read.fabric, read.lids, sweep, options->scheme);
-    switch_of = std::move(read.switch_of);
-    lfts = std::move(sweep.routing.lfts);
+    last.keep(read.fabric, read.lids, sweep, std::move(sweep.routing.lfts), options->scheme);
+    switch_guids = guids_of(read);
     write_sl_dump(dump_dir, read.lids, sweep.routing.dest_sl);
     if (set_published_sls(std::move(sweep.routing.dest_sl)))
       log(FTCLOS_LOG_VERBOSE, "path SLs: SL per destination LID, answered in PathRecords");
@@ -382,11 +385,11 @@ int ftclos_engine_route(struct ftclos_engine* engine, const struct ftclos_subnet
 }
 
 int ftclos_engine_lft(const struct ftclos_engine* engine, size_t node, const uint8_t** ports, uint16_t* max_lid) {
-  if (node >= engine->switch_of.size() || engine->switch_of[node] < 0) return -ENOENT;
-  const std::vector<uint8_t>& table = engine->lfts.port[engine->switch_of[node]];
-  if (table.empty()) return -ENOENT;
-  *ports = table.data();
-  *max_lid = static_cast<uint16_t>(table.size() - 1);
+  if (node >= engine->switch_guids.size() || engine->switch_guids[node] == 0) return -ENOENT;
+  const std::vector<uint8_t>* table = engine->last.table_of(engine->switch_guids[node]);
+  if (!table || table->empty()) return -ENOENT;
+  *ports = table->data();
+  *max_lid = static_cast<uint16_t>(table->size() - 1);
   return 0;
 }
 

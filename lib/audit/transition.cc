@@ -222,27 +222,38 @@ TransitionBase::TransitionBase(const Fabric& fabric_in, const LidMap& lids_in, c
   std::vector<std::vector<UnionGraph>> parts(workers);
   for (std::vector<UnionGraph>& part : parts)
     for (int v = 0; v < kVls; ++v) part.emplace_back(channels.count(), nullptr);
+  const size_t nodes = fabric.size();
   for_each_block(blocks, workers, [&](int w, long first_block, long end_block) {
-    std::vector<uint8_t> stays(fabric.size(), 1);  // for the LID at hand: the switch's entry is the same on every side
-    // Each switch's port for a block of LIDs, read a table line at a time
-    // (one LID at a time reads one line of every table).
-    std::vector<uint8_t> block(static_cast<size_t>(kBlock) * fabric.size());
+    // For a block of LIDs, each switch's port and whether its entry is the
+    // same on every side, read a table line at a time (one LID at a time
+    // reads one line of every table); then switch by switch, so that one
+    // switch's dependencies for the whole block fall on the same few lines
+    // of the graph's bit set (LID by LID they were a cache miss each).
+    std::vector<uint8_t> block(static_cast<size_t>(kBlock) * nodes), stays(static_cast<size_t>(kBlock) * nodes, 1);
+    std::vector<std::vector<int>> on_vls(kBlock);  // empty: a LID the base leaves out
     for (long b = first_block; b < end_block; ++b) {
       const int first_lid = 1 + static_cast<int>(b) * kBlock;
       const int last_lid = std::min(lids.max_lid, first_lid + kBlock - 1);
       for (int x : channels.switches())
         for (int lid = first_lid; lid <= last_lid; ++lid)
-          block[static_cast<size_t>(lid - first_lid) * fabric.size() + x] = side.lfts.at_or_none(x, lid);
+          block[static_cast<size_t>(lid - first_lid) * nodes + x] = side.lfts.at_or_none(x, lid);
       for (int lid = first_lid; lid <= last_lid; ++lid) {
-        if (lids.owner[lid] < 0 || changed.sl_moves[lid]) continue;
-        const uint8_t* ports = &block[static_cast<size_t>(lid - first_lid) * fabric.size()];
-        for (int x : changed.switches[lid]) stays[x] = 0;
-        // A dependency whose two switches keep their entries; the others, per pair.
-        add_dependencies(
-            channels, [&](int x) { return std::array<uint8_t, 2>{ports[x], ports[x]}; },
-            [&](int x, int y) { return stays[x] && stays[y]; }, vls_of(sls[lid]), parts[w]);
-        for (int x : changed.switches[lid]) stays[x] = 1;
+        const bool left_out = lids.owner[lid] < 0 || changed.sl_moves[lid];
+        on_vls[lid - first_lid] = left_out ? std::vector<int>{} : vls_of(sls[lid]);
+        for (int x : changed.switches[lid]) stays[static_cast<size_t>(lid - first_lid) * nodes + x] = 0;
       }
+      for (int x : channels.switches())
+        for (int lid = first_lid; lid <= last_lid; ++lid) {
+          if (on_vls[lid - first_lid].empty()) continue;
+          const uint8_t* ports = &block[static_cast<size_t>(lid - first_lid) * nodes];
+          const uint8_t* stay = &stays[static_cast<size_t>(lid - first_lid) * nodes];
+          // A dependency whose two switches keep their entries; the others, per pair.
+          add_dependencies_at(
+              channels, x, [&](int z) { return std::array<uint8_t, 2>{ports[z], ports[z]}; },
+              [&](int from, int to) { return stay[from] && stay[to]; }, on_vls[lid - first_lid], parts[w]);
+        }
+      for (int lid = first_lid; lid <= last_lid; ++lid)
+        for (int x : changed.switches[lid]) stays[static_cast<size_t>(lid - first_lid) * nodes + x] = 1;
     }
   });
   graphs->vls = std::move(parts.front());

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <utility>
 
 #include "tables/path_bits.h"
 
@@ -13,8 +14,9 @@ std::optional<Lfts> LastSweep::tables_on(const Fabric& fabric, const LidMap& lid
   return tables_.on(fabric, lids);
 }
 
-void LastSweep::keep(const Fabric& fabric, const LidMap& lids, const Sweep& sweep, std::string_view scheme) {
-  tables_ = TablesByGuid(fabric, lids, sweep.routing.lfts);
+void LastSweep::keep(const Fabric& fabric, const LidMap& lids, const Sweep& sweep, Lfts published,
+                     std::string_view scheme) {
+  tables_ = TablesByGuid(fabric, lids, std::move(published));
   fabric_ = fabric;
   order_ = unicast_order(fabric_, sweep.detection, sweep.routing.chosen.empty() ? scheme : sweep.routing.chosen);
   port_by_guid_ = index_port_guids(fabric_);

@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "core/fabric.h"
@@ -47,13 +48,18 @@ class LastSweep {
   /// Whether `fabric` has a switch port cabled that the last sweep's lacked.
   bool repaired_in(const Fabric& fabric) const { return tables_.repaired_in(fabric); }
 
-  /// Keeps `sweep`'s tables (on `fabric`, `lids`) and what multicast trees need.
-  void keep(const Fabric& fabric, const LidMap& lids, const Sweep& sweep, std::string_view scheme);
+  /// Keeps `published`, the tables the switches get (`sweep`'s, or the
+  /// first step of its change; on `fabric`, `lids`), and what `sweep`'s
+  /// multicast trees need.
+  void keep(const Fabric& fabric, const LidMap& lids, const Sweep& sweep, Lfts published, std::string_view scheme);
   /// Keeps `lfts` as the tables the switches hold (a step of a change,
   /// engine/pending_steps.h); the multicast order stays the last sweep's.
-  void keep_tables(const Fabric& fabric, const LidMap& lids, const Lfts& lfts) {
-    tables_ = TablesByGuid(fabric, lids, lfts);
+  void keep_tables(const Fabric& fabric, const LidMap& lids, Lfts lfts) {
+    tables_ = TablesByGuid(fabric, lids, std::move(lfts));
   }
+  /// The table kept for the switch with this GUID, on the LIDs it was kept
+  /// on (the one copy of the tables the plugin holds between sweeps); nullptr when none.
+  const std::vector<uint8_t>* table_of(uint64_t switch_guid) const { return tables_.table_of(switch_guid); }
   void clear() { *this = LastSweep(); }
 
   /// The tree of group `mlid` over the member port GUIDs.

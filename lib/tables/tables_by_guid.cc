@@ -1,5 +1,7 @@
 #include "tables/tables_by_guid.h"
 
+#include <utility>
+
 namespace ftclos {
 namespace {
 
@@ -24,11 +26,11 @@ void for_each_cabled_switch_port(const Fabric& fabric, Visit visit) {
 
 }  // namespace
 
-TablesByGuid::TablesByGuid(const Fabric& fabric, const LidMap& lids, const Lfts& lfts) : lmc_(lids.lmc) {
+TablesByGuid::TablesByGuid(const Fabric& fabric, const LidMap& lids, Lfts lfts) : lmc_(lids.lmc) {
   for (int x = 0; x < fabric.size(); ++x) {
     if (x < static_cast<int>(lids.base.size()) && lids.base[x] != 0) base_[lid_port_guid(fabric, x)] = lids.base[x];
     if (fabric.node(x).is_switch() && x < static_cast<int>(lfts.port.size()) && !lfts.port[x].empty())
-      switches_[fabric.node(x).guid] = lfts.port[x];
+      switches_[fabric.node(x).guid] = std::move(lfts.port[x]);
   }
   for_each_cabled_switch_port(fabric, [&](uint64_t guid, int port) { cabled_.insert({guid, port}); });
 }

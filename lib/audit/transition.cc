@@ -195,11 +195,20 @@ ChangedLids changed_lids(const Fabric& fabric, const LidMap& lids, const TablesS
   ChangedLids out{std::vector<std::vector<int>>(lids.max_lid + 1), std::vector<uint8_t>(lids.max_lid + 1, 0)};
   const std::vector<uint16_t> sls = sls_by_lid(lids, before, after);
   for (int lid = 1; lid <= lids.max_lid; ++lid) out.sl_moves[lid] = std::popcount(sls[lid]) > 1;
-  for (int x = 0; x < fabric.size(); ++x) {
-    if (!fabric.node(x).is_switch()) continue;
+  // Blocks of switches in parallel, each into lists of its own, joined in
+  // block order: every LID's list ascends as one pass would make it.
+  const int workers = worker_count(fabric.size() / 64 + 1);
+  std::vector<std::vector<std::vector<int>>> parts(workers, std::vector<std::vector<int>>(lids.max_lid + 1));
+  for_each_block(fabric.size(), workers, [&](int w, long begin, long end) {
+    for (int x = static_cast<int>(begin); x < end; ++x) {
+      if (!fabric.node(x).is_switch()) continue;
+      for (int lid = 1; lid <= lids.max_lid; ++lid)
+        if (before.lfts.at_or_none(x, lid) != after.lfts.at_or_none(x, lid)) parts[w][lid].push_back(x);
+    }
+  });
+  for (const std::vector<std::vector<int>>& part : parts)
     for (int lid = 1; lid <= lids.max_lid; ++lid)
-      if (before.lfts.at_or_none(x, lid) != after.lfts.at_or_none(x, lid)) out.switches[lid].push_back(x);
-  }
+      out.switches[lid].insert(out.switches[lid].end(), part[lid].begin(), part[lid].end());
   return out;
 }
 

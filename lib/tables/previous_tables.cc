@@ -43,18 +43,28 @@ void keep_previous(const RoutingInput& input, const Lfts& previous, Routing& rou
 }
 
 TableChange table_change(const LidMap& lids, const Lfts& previous, const Lfts& now) {
-  TableChange change;
-  for (size_t x = 0; x < now.port.size() && x < previous.port.size(); ++x) {
-    const std::vector<uint8_t>& before = previous.port[x];
-    const std::vector<uint8_t>& after = now.port[x];
-    if (before.empty()) continue;
-    size_t last_block = SIZE_MAX;
-    for (size_t lid = 1; lid < after.size() && lid < lids.owner.size(); ++lid) {
-      if (lids.owner[lid] < 0 || after[lid] == (lid < before.size() ? before[lid] : kNoPath)) continue;
-      ++change.entries;
-      change.blocks += lid / kLftBlockLids != last_block;
-      last_block = lid / kLftBlockLids;
+  // Each switch's count is its own: blocks of switches in parallel, summed.
+  const long switches = static_cast<long>(std::min(now.port.size(), previous.port.size()));
+  const int workers = worker_count(switches / 64 + 1);
+  std::vector<TableChange> parts(workers);
+  for_each_block(switches, workers, [&](int w, long begin, long end) {
+    for (long x = begin; x < end; ++x) {
+      const std::vector<uint8_t>& before = previous.port[x];
+      const std::vector<uint8_t>& after = now.port[x];
+      if (before.empty()) continue;
+      size_t last_block = SIZE_MAX;
+      for (size_t lid = 1; lid < after.size() && lid < lids.owner.size(); ++lid) {
+        if (lids.owner[lid] < 0 || after[lid] == (lid < before.size() ? before[lid] : kNoPath)) continue;
+        ++parts[w].entries;
+        parts[w].blocks += lid / kLftBlockLids != last_block;
+        last_block = lid / kLftBlockLids;
+      }
     }
+  });
+  TableChange change;
+  for (const TableChange& part : parts) {
+    change.entries += part.entries;
+    change.blocks += part.blocks;
   }
   return change;
 }

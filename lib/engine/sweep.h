@@ -16,7 +16,6 @@
 #include <vector>
 
 #include "audit/audit.h"
-#include "audit/trade_off.h"
 #include "audit/worst_case.h"
 #include "core/fabric.h"
 #include "detect/detect.h"
@@ -118,6 +117,16 @@ inline constexpr long kConsumerFiguresCas = 1024;
 struct SweepFigures {
   ConsumerFigures consumers;
   int switch_credit_loops = 0;
+};
+
+/// Repair against rebalance after a failure: the previous tables' still-valid
+/// entries kept (fewest changes) or the scheme's own tables (its balance);
+/// `ftclos route --previous` prints both sides and the plugin logs them.
+struct TradeOff {
+  long repair_changed = 0;  // entries that differ from the previous tables
+  long rebalance_changed = 0;
+  double repair_worst = -1;  // exact worst-case contention (SweepOptions::trade_off_audit); -1 when not measured
+  double rebalance_worst = -1;
 };
 
 /// What one sweep learned; `routing` holds the tables to publish.

@@ -175,30 +175,31 @@ struct ftclos_engine {
     if (read->unrouted_ports > 0)
       log(FTCLOS_LOG_VERBOSE,
           fmt::format("{} end ports with LIDs have no cable; their LIDs get no route", read->unrouted_ports));
+    // What the switches hold, taken from `last`: a sweep that fails clears
+    // it (ftclos_engine_route), one that succeeds keeps its own tables.
+    const bool repaired = last.repaired_in(fabric);
+    std::optional<ftclos::Lfts> previous = last.take_tables_on(fabric, read->lids);
     // The next step of a change, over the tables the last sweep published.
-    std::vector<uint8_t> step_sl;
-    if (std::optional<ftclos::Lfts> published = pending.left() > 0 ? last.tables_on(fabric, read->lids) : std::nullopt;
-        published && pending.apply_next(fabric, read->lids, *published, step_sl)) {
+    if (std::vector<uint8_t> step_sl; previous && pending.apply_next(fabric, read->lids, *previous, step_sl)) {
       log(FTCLOS_LOG_INFO, fmt::format("step {} of {} of the last change published (every mix with the step before "
                                        "loop-free and deadlock-free); {:.1f} ms",
                                        pending.total() - pending.left(), pending.total(),
                                        std::chrono::duration<double, std::milli>(Clock::now() - start).count()));
       reporter.step(pending.total() - pending.left());
       reported = true;
-      last.keep_tables(fabric, read->lids, std::move(*published));
+      last.keep_tables(fabric, read->lids, std::move(*previous));
       switch_guids = guids_of(*read);
       write_sl_dump(dump_dir, read->lids, step_sl);
       set_published_sls(std::move(step_sl));
       request_next_step();
       return 0;
     }
-    const std::optional<ftclos::Lfts> previous = last.tables_on(fabric, read->lids);
     deferred.keep_only(fabric, read->lids);  // a polish of another fabric would only hold the CPU
     ftclos::SweepInput input{fabric,
                                    read->lids,
                                    hints->hints,
                                    previous ? &*previous : nullptr,
-                                   previous && last.repaired_in(fabric),
+                                   previous && repaired,
                                    std::chrono::duration<double, std::milli>(Clock::now() - start).count(),
                                    deferred.result_for(fabric, read->lids)};
     // The SLs the SA answers now go with the tables the switches hold (none: SL 0).
@@ -281,9 +282,9 @@ struct ftclos_engine {
 
   int publish(ftclos::SubnetFabric& read, ftclos::Sweep& sweep, const char* dump_dir, Failure& failure) {
     // A change in steps safe in flight: the first now, the others in the sweeps this one asks for.
-    pending.keep(read.fabric, read.lids, sweep.steps);
+    pending.keep(read.fabric, read.lids, sweep.steps, sweep.routing.lfts);
     if (pending.left() > 0) {
-      sweep.routing.lfts = std::move(sweep.steps.steps.front().lfts);
+      ftclos::apply_step(sweep.steps.steps.front(), sweep.routing.lfts);
       sweep.routing.dest_sl = std::move(sweep.steps.steps.front().dest_sl);
       log(FTCLOS_LOG_INFO, fmt::format("step 1 of {} of the change published; the next sweeps publish the others",
                                        pending.total()));

@@ -232,12 +232,13 @@ int run(const RouteOptions& options) {
       return 1;
     }
     // No entry changed: one step, the tables themselves.
-    const std::vector<TableStep> unchanged{{sweep.routing.lfts, sweep.routing.dest_sl}};
+    const std::vector<TableStep> unchanged{{{}, sweep.routing.dest_sl}};
     const std::vector<TableStep>& sets = steps.steps.empty() ? unchanged : steps.steps;
     for (size_t k = 0; written.ok() && k < sets.size(); ++k) {
       const std::string prefix = fmt::format("{}.{}", options.stages, k + 1);
+      const Lfts tables = step_tables(sweep.routing.lfts, sets[k]);  // files: written at add()
       written = outputs.add(prefix + ".dump", [&](const TextSink& sink) {
-        return write_lft_dump(*fabric, *lids, sets[k].lfts, sink);
+        return write_lft_dump(*fabric, *lids, tables, sink);
       });
       if (written.ok() && !options.sl_file.empty())
         written = outputs.add(prefix + ".sl", [&](const TextSink& sink) {

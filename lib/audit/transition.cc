@@ -203,7 +203,7 @@ ChangedLids changed_lids(const Fabric& fabric, const LidMap& lids, const TablesS
     for (int x = static_cast<int>(begin); x < end; ++x) {
       if (!fabric.node(x).is_switch()) continue;
       for (int lid = 1; lid <= lids.max_lid; ++lid)
-        if (before.lfts.at_or_none(x, lid) != after.lfts.at_or_none(x, lid)) parts[w][lid].push_back(x);
+        if (before.port(x, lid) != after.port(x, lid)) parts[w][lid].push_back(x);
     }
   });
   for (const std::vector<std::vector<int>>& part : parts)
@@ -246,6 +246,9 @@ TransitionBase::TransitionBase(const Fabric& fabric_in, const LidMap& lids_in, c
       for (int x : channels.switches())
         for (int lid = first_lid; lid <= last_lid; ++lid)
           block[static_cast<size_t>(lid - first_lid) * nodes + x] = side.lfts.at_or_none(x, lid);
+      if (side.overrides)
+        for (int lid = first_lid; lid <= last_lid && lid < static_cast<int>(side.overrides->size()); ++lid)
+          for (const auto& [x, port] : (*side.overrides)[lid]) block[static_cast<size_t>(lid - first_lid) * nodes + x] = port;
       for (int lid = first_lid; lid <= last_lid; ++lid) {
         const bool left_out = lids.owner[lid] < 0 || changed.sl_moves[lid];
         on_vls[lid - first_lid] = left_out ? std::vector<int>{} : vls_of(sls[lid]);
@@ -295,11 +298,11 @@ TransitionCheck check_transition(const TransitionBase& base, const TablesSide& b
     ++out.lids;
     if (!base.changed.changing(lid)) continue;
     auto ports = [&](int x) {
-      return std::array<uint8_t, 2>{before.lfts.at_or_none(x, lid), after.lfts.at_or_none(x, lid)};
+      return std::array<uint8_t, 2>{before.port(x, lid), after.port(x, lid)};
     };
     const std::vector<int>& candidates = base.changed.switches[lid];
     long changed = 0;
-    for (int x : candidates) changed += before.lfts.at_or_none(x, lid) != after.lfts.at_or_none(x, lid);
+    for (int x : candidates) changed += before.port(x, lid) != after.port(x, lid);
     out.changed_entries += changed;
     // A loop of the union next hops passes a changed entry: the old and the
     // new tables are loop-free (their own audits say so).

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "audit/audit.h"
@@ -24,11 +25,27 @@
 
 namespace ftclos {
 
+/// Entries that replace some of a table set's: per LID, (switch, port)
+/// pairs ascending by switch. A step of a change is the new tables but a
+/// few thousand such entries (engine/safe_steps.h), not a copy of them all.
+using EntryOverrides = std::vector<std::vector<std::pair<int, uint8_t>>>;
+
 /// One side of a change: its tables and SLs (per LID, with per-pair exceptions).
 struct TablesSide {
   const Lfts& lfts;
   const std::vector<uint8_t>& dest_sl;           // per LID; empty = SL 0
   const std::vector<SlException>& sl_exceptions;  // override dest_sl for some sources
+  const EntryOverrides* overrides = nullptr;      // over `lfts`; nullptr: none
+
+  /// Switch x's port for `lid` on this side.
+  uint8_t port(int x, int lid) const {
+    if (overrides && lid < static_cast<int>(overrides->size())) {
+      const std::vector<std::pair<int, uint8_t>>& entries = (*overrides)[lid];
+      const auto at = std::ranges::lower_bound(entries, x, {}, &std::pair<int, uint8_t>::first);
+      if (at != entries.end() && at->first == x) return at->second;
+    }
+    return lfts.at_or_none(x, lid);
+  }
 };
 
 struct TransitionCheck {

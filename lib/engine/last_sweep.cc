@@ -9,9 +9,9 @@
 
 namespace ftclos {
 
-std::optional<Lfts> LastSweep::tables_on(const Fabric& fabric, const LidMap& lids) const {
+std::optional<Lfts> LastSweep::take_tables_on(const Fabric& fabric, const LidMap& lids) {
   if (tables_.empty()) return std::nullopt;
-  return tables_.on(fabric, lids);
+  return tables_.take_on(fabric, lids);
 }
 
 void LastSweep::keep(const Fabric& fabric, const LidMap& lids, const Sweep& sweep, Lfts published,

@@ -43,8 +43,10 @@ struct McastAnswer {
 class LastSweep {
  public:
   /// The last tables on another discovery of the fabric (indexed like
-  /// `fabric`, on `lids`); nullopt when there are none.
-  std::optional<Lfts> tables_on(const Fabric& fabric, const LidMap& lids) const;
+  /// `fabric`, on `lids`), taken out (TablesByGuid::take_on): for a sweep,
+  /// which keeps its own when it succeeds (a failed one clears all); nullopt
+  /// when there are none.
+  std::optional<Lfts> take_tables_on(const Fabric& fabric, const LidMap& lids);
   /// Whether `fabric` has a switch port cabled that the last sweep's lacked.
   bool repaired_in(const Fabric& fabric) const { return tables_.repaired_in(fabric); }
 

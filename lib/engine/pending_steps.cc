@@ -2,20 +2,33 @@
 
 #include "engine/deferred_polish.h"
 
+#include <algorithm>
+
 namespace ftclos {
 
-void PendingSteps::keep(const Fabric& fabric, const LidMap& lids, const SafeSteps& steps) {
+void PendingSteps::keep(const Fabric& fabric, const LidMap& lids, const SafeSteps& steps, const Lfts& after) {
   steps_.clear();
   total_ = static_cast<int>(steps.steps.size());
   if (total_ < 2) return;
   fabric_ = fabric;
   lids_ = lids;
+  const std::vector<uint8_t> no_sls;
+  const std::vector<SlException> no_exceptions;
   for (size_t k = 1; k < steps.steps.size(); ++k) {
-    const Lfts &before = steps.steps[k - 1].lfts, &after = steps.steps[k].lfts;
+    const EntryOverrides &earlier = steps.steps[k - 1].differs, &later = steps.steps[k].differs;
+    const TablesSide was{after, no_sls, no_exceptions, &earlier}, now{after, no_sls, no_exceptions, &later};
     Step step{{}, steps.steps[k].dest_sl};
-    for (int x = 0; x < static_cast<int>(after.port.size()); ++x)
-      for (int lid = 0; lid < static_cast<int>(after.port[x].size()); ++lid)
-        if (after.port[x][lid] != before.at_or_none(x, lid)) step.entries.push_back({x, lid, after.port[x][lid]});
+    // Only entries either step sets can differ between them.
+    for (int lid = 0; lid < static_cast<int>(std::max(earlier.size(), later.size())); ++lid) {
+      std::vector<int> switches;
+      for (const EntryOverrides* differs : {&earlier, &later})
+        if (lid < static_cast<int>(differs->size()))
+          for (const auto& [x, port] : (*differs)[lid]) switches.push_back(x);
+      std::ranges::sort(switches);
+      switches.erase(std::unique(switches.begin(), switches.end()), switches.end());
+      for (int x : switches)
+        if (now.port(x, lid) != was.port(x, lid)) step.entries.push_back({x, lid, now.port(x, lid)});
+    }
     steps_.push_back(std::move(step));
   }
 }

@@ -18,8 +18,8 @@ namespace ftclos {
 
 class PendingSteps {
  public:
-  /// Keeps every step of `steps` after the first, for `fabric` on `lids`.
-  void keep(const Fabric& fabric, const LidMap& lids, const SafeSteps& steps);
+  /// Keeps every step of `steps` (a change to `after`) after the first, for `fabric` on `lids`.
+  void keep(const Fabric& fabric, const LidMap& lids, const SafeSteps& steps, const Lfts& after);
   /// Turns `tables` and `dest_sl`, the step before as published, into the
   /// next step where `fabric` and `lids` are the change's (then the steps
   /// left after it and the change's count say which it is); false, and

@@ -213,16 +213,6 @@ std::optional<Schedule> both_ways_schedule(const Change& change) {
   return step;
 }
 
-// Sets switch x's entry for `lid`, growing its table where the other side's is longer.
-void set_entry(Lfts& lfts, int x, int lid, uint8_t port) {
-  std::vector<uint8_t>& table = lfts.port[x];
-  if (lid >= static_cast<int>(table.size())) {
-    if (port == kNoPath) return;
-    table.resize(lid + 1, kNoPath);
-  }
-  table[lid] = port;
-}
-
 // The step from which each LID is answered on its new SL (0: its SL stays),
 // by lid_changes' index: a rising LID's at step 1, its new entries one step
 // later than `schedule` says (shifted here); a falling LID's one step after
@@ -256,11 +246,11 @@ std::vector<uint8_t> sls_at_step(const Change& change, const std::vector<int>& s
 // `steps` after the old tables, each consecutive pair checked.
 SafeSteps checked(const Change& change, std::vector<TableStep> steps) {
   SafeSteps out;
-  for (size_t k = 0; k < steps.size(); ++k) {
-    const TablesSide from = k == 0 ? change.before
-                                   : TablesSide{steps[k - 1].lfts, steps[k - 1].dest_sl, change.after.sl_exceptions};
-    out.checks.push_back(check_transition(change.base, from, {steps[k].lfts, steps[k].dest_sl, change.after.sl_exceptions}));
-  }
+  auto side = [&](const TableStep& step) {
+    return TablesSide{change.after.lfts, step.dest_sl, change.after.sl_exceptions, &step.differs};
+  };
+  for (size_t k = 0; k < steps.size(); ++k)
+    out.checks.push_back(check_transition(change.base, k == 0 ? change.before : side(steps[k - 1]), side(steps[k])));
   out.steps = std::move(steps);
   return out;
 }
@@ -278,11 +268,13 @@ SafeSteps publish(const Change& change, Schedule schedule) {
     for (uint8_t s : row) count = std::max<int>(count, s);
   std::vector<TableStep> steps;
   for (int k = 1; k <= count; ++k) {
-    TableStep step{change.after.lfts, sls_at_step(change, sl_step, k)};
+    TableStep step{EntryOverrides(change.lids.max_lid + 1), sls_at_step(change, sl_step, k)};
     for (size_t i = 0; i < change.lid_changes.size(); ++i) {
       const LidChange& entry = change.lid_changes[i];
-      for (size_t j = 0; j < entry.switches.size(); ++j)
-        if (schedule[i][j] > k) set_entry(step.lfts, entry.switches[j], entry.lid, change.before.lfts.at_or_none(entry.switches[j], entry.lid));
+      for (size_t j = 0; j < entry.switches.size(); ++j)  // ascending, as EntryOverrides wants
+        if (schedule[i][j] > k)
+          step.differs[entry.lid].push_back(
+              {entry.switches[j], change.before.lfts.at_or_none(entry.switches[j], entry.lid)});
     }
     steps.push_back(std::move(step));
   }
@@ -299,29 +291,48 @@ SafeSteps publish(const Change& change, Schedule schedule) {
 // hold, on the SL both answer; the last pair adds new entries to new ones.
 // Those packets are lost for a step or two.
 SafeSteps drained_steps(const Change& change) {
-  Lfts drained = change.after.lfts;
+  EntryOverrides drained(change.lids.max_lid + 1);
   bool any_moving = false;
   for (const LidChange& entry : change.lid_changes) {
-    for (int x : entry.switches) set_entry(drained, x, entry.lid, kNoPath);
+    std::vector<std::pair<int, uint8_t>>& entries = drained[entry.lid];
+    for (int x : entry.switches) entries.push_back({x, kNoPath});
     if (!change.moving(entry.lid)) continue;
     any_moving = true;
+    // Every entry that still leads to a switch (the changed ones lead nowhere now).
     for (int x : change.switches())
-      if (change.next(drained, x, entry.lid) >= 0) set_entry(drained, x, entry.lid, kNoPath);
+      if (change.next(change.after.lfts, x, entry.lid) >= 0) entries.push_back({x, kNoPath});
+    std::ranges::sort(entries);
+    entries.erase(std::unique(entries.begin(), entries.end()), entries.end());
   }
   std::vector<TableStep> steps;
   if (any_moving) steps.push_back({drained, change.before.dest_sl});
   steps.push_back({std::move(drained), any_moving ? change.after.dest_sl : change.before.dest_sl});
-  steps.push_back({change.after.lfts, change.after.dest_sl});
+  steps.push_back({EntryOverrides(change.lids.max_lid + 1), change.after.dest_sl});
   return checked(change, std::move(steps));
 }
 
 }  // namespace
 
+Lfts step_tables(const Lfts& after, const TableStep& step) {
+  Lfts tables = after;
+  apply_step(step, tables);
+  return tables;
+}
+
+void apply_step(const TableStep& step, Lfts& tables) {
+  for (int lid = 0; lid < static_cast<int>(step.differs.size()); ++lid)
+    for (const auto& [x, port] : step.differs[lid]) {
+      std::vector<uint8_t>& table = tables.port[x];
+      if (lid >= static_cast<int>(table.size())) {
+        if (port == kNoPath) continue;
+        table.resize(lid + 1, kNoPath);
+      }
+      table[lid] = port;
+    }
+}
+
 SafeSteps plan_safe_steps(const Fabric& fabric, const LidMap& lids, const TablesSide& before, const TablesSide& after) {
   const Change change(fabric, lids, before, after);
-  // Every step is a whole set of tables (88 MB on FT(48,3)): a plan that
-  // fails is freed before the next is made (three plans held at once were
-  // the failure sweep's peak memory).
   if (SafeSteps held_back = publish(change, hold_back_schedule(change)); held_back.safe()) return held_back;
   if (SafeSteps chained = publish(change, chain_schedule(change)); chained.safe()) return chained;
   if (std::optional<Schedule> both_ways = both_ways_schedule(change)) {

@@ -27,14 +27,22 @@
 
 namespace ftclos {
 
-/// One set of tables to publish and the SLs the SA answers with it (per LID).
+/// One set of tables to publish, as the entries where it differs from the
+/// change's new tables (a step holds a few thousand entries old or drained
+/// of FT(48,3)'s 88 million; whole copies were the failure sweep's peak
+/// memory), and the SLs the SA answers with it (per LID).
 struct TableStep {
-  Lfts lfts;
+  EntryOverrides differs;
   std::vector<uint8_t> dest_sl;
 };
 
+/// The tables of `step` of a change to `after`: a copy with its entries written.
+Lfts step_tables(const Lfts& after, const TableStep& step);
+/// Writes `step`'s entries into `tables` (the change's new tables, indexed alike).
+void apply_step(const TableStep& step, Lfts& tables);
+
 struct SafeSteps {
-  std::vector<TableStep> steps;         // to publish in order; the last is the new tables and SLs
+  std::vector<TableStep> steps;         // to publish in order; the last is the new tables (no entry differs) and SLs
   std::vector<TransitionCheck> checks;  // old -> steps[0], steps[0] -> steps[1], ...
 
   bool safe() const;
@@ -45,6 +53,7 @@ struct SafeSteps {
 
 /// The steps from `before` to `after` on `fabric`'s `lids` (one step where
 /// the change is safe at once); `after`'s SL exceptions go with every step.
+/// Both sides are whole table sets (their `overrides` are not read).
 SafeSteps plan_safe_steps(const Fabric& fabric, const LidMap& lids, const TablesSide& before, const TablesSide& after);
 
 }  // namespace ftclos

@@ -41,19 +41,50 @@ bool TablesByGuid::repaired_in(const Fabric& fabric) const {
   return gained;
 }
 
+// Per current LID, the kept LID of the same owner and offset (0: none).
+std::vector<int> TablesByGuid::kept_lids(const Fabric& fabric, const LidMap& lids) const {
+  std::vector<int> kept_lid(lids.owner.size(), 0);
+  if (lids.lmc != lmc_) return kept_lid;
+  for (int lid = 1; lid < static_cast<int>(lids.owner.size()); ++lid) {
+    const int owner = lids.owner[lid];
+    if (owner < 0) continue;
+    const auto base = base_.find(lid_port_guid(fabric, owner));
+    if (base != base_.end()) kept_lid[lid] = base->second + (lid - lids.base[owner]);
+  }
+  return kept_lid;
+}
+
+Lfts TablesByGuid::take_on(const Fabric& fabric, const LidMap& lids) {
+  const std::vector<int> kept_lid = kept_lids(fabric, lids);
+  for (int lid = 1; lid < static_cast<int>(kept_lid.size()); ++lid)
+    if (kept_lid[lid] != 0 && kept_lid[lid] != lid) {
+      Lfts out = on(fabric, lids);
+      switches_.clear();
+      return out;
+    }
+  // Every LID kept is itself: each table is on() already but where no LID
+  // is kept (those read kNoPath) and beyond the LIDs now.
+  Lfts out;
+  out.port.resize(fabric.size());
+  for (int x = 0; x < fabric.size(); ++x) {
+    if (!fabric.node(x).is_switch()) continue;
+    const auto kept = switches_.find(fabric.node(x).guid);
+    if (kept == switches_.end()) continue;
+    std::vector<uint8_t>& table = out.port[x];
+    table = std::move(kept->second);
+    table.resize(lids.max_lid + 1, kNoPath);
+    table[0] = kNoPath;
+    for (int lid = 1; lid <= lids.max_lid; ++lid)
+      if (lid >= static_cast<int>(kept_lid.size()) || kept_lid[lid] == 0) table[lid] = kNoPath;
+  }
+  switches_.clear();
+  return out;
+}
+
 Lfts TablesByGuid::on(const Fabric& fabric, const LidMap& lids) const {
   Lfts out;
   out.port.resize(fabric.size());
-  // Per current LID, the kept LID of the same owner and offset (0: none).
-  std::vector<int> kept_lid(lids.owner.size(), 0);
-  if (lids.lmc == lmc_) {
-    for (int lid = 1; lid < static_cast<int>(lids.owner.size()); ++lid) {
-      const int owner = lids.owner[lid];
-      if (owner < 0) continue;
-      const auto base = base_.find(lid_port_guid(fabric, owner));
-      if (base != base_.end()) kept_lid[lid] = base->second + (lid - lids.base[owner]);
-    }
-  }
+  const std::vector<int> kept_lid = kept_lids(fabric, lids);
   for (int x = 0; x < fabric.size(); ++x) {
     if (!fabric.node(x).is_switch()) continue;
     const auto kept = switches_.find(fabric.node(x).guid);

@@ -38,12 +38,18 @@ class TablesByGuid {
   /// entries whose destination was not kept, and every entry when the LMC
   /// differs, are kNoPath.
   Lfts on(const Fabric& fabric, const LidMap& lids) const;
+  /// on(), taking each table out instead of copying it where every LID
+  /// kept is the same LID now (the common case: a sweep of the same
+  /// subnet); no table is kept afterwards.
+  Lfts take_on(const Fabric& fabric, const LidMap& lids);
 
   /// Whether `fabric` has a switch port cabled that was not cabled in the
   /// fabric the tables were taken on (a repair, or a switch that came back).
   bool repaired_in(const Fabric& fabric) const;
 
  private:
+  std::vector<int> kept_lids(const Fabric& fabric, const LidMap& lids) const;
+
   int lmc_ = 0;
   std::unordered_map<uint64_t, std::vector<uint8_t>> switches_;  // switch GUID -> LFT on the kept LIDs
   std::unordered_map<uint64_t, int> base_;                       // LID owner's port GUID -> its kept base LID

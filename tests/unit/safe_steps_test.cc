@@ -98,15 +98,15 @@ Base routed(Fabric fabric) {
 void expect_safe_chain(const Fabric& fabric, const LidMap& lids, const Routing& from, const SafeSteps& steps,
                        const Routing& to, const std::string& what) {
   if (steps.steps.empty()) return;  // nothing changed
-  EXPECT_EQ(steps.steps.back().lfts.port, to.lfts.port) << what;
+  EXPECT_EQ(step_tables(to.lfts, steps.steps.back()).port, to.lfts.port) << what;
   EXPECT_EQ(steps.steps.back().dest_sl, to.dest_sl) << what;
   EXPECT_TRUE(steps.safe()) << what << ": " << steps.unsafe_pair();
-  const Lfts* lfts = &from.lfts;
+  Lfts lfts = from.lfts;
   const std::vector<uint8_t>* sls = &from.dest_sl;
   for (size_t k = 0; k < steps.steps.size(); ++k) {
-    EXPECT_EQ(unsafe_mix(fabric, lids, *lfts, *sls, steps.steps[k].lfts, steps.steps[k].dest_sl), "")
-        << what << ", step " << k + 1;
-    lfts = &steps.steps[k].lfts;
+    Lfts next = step_tables(to.lfts, steps.steps[k]);
+    EXPECT_EQ(unsafe_mix(fabric, lids, lfts, *sls, next, steps.steps[k].dest_sl), "") << what << ", step " << k + 1;
+    lfts = std::move(next);
     sls = &steps.steps[k].dest_sl;
   }
 }

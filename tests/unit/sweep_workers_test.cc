@@ -42,7 +42,7 @@ void expect_same(const Failure& one, const Failure& other, const std::string& wh
   EXPECT_EQ(one.routing.dest_sl, other.routing.dest_sl) << what;
   ASSERT_EQ(one.steps.size(), other.steps.size()) << what;
   for (size_t k = 0; k < one.steps.size(); ++k) {
-    EXPECT_EQ(one.steps[k].lfts.port, other.steps[k].lfts.port) << what << ", step " << k + 1;
+    EXPECT_EQ(one.steps[k].differs, other.steps[k].differs) << what << ", step " << k + 1;
     EXPECT_EQ(one.steps[k].dest_sl, other.steps[k].dest_sl) << what << ", step " << k + 1;
   }
 }

@@ -79,6 +79,35 @@ TEST(TablesByGuid, ASwitchNotKeptHasNoTableAndAnotherLmcKeepsNoEntry) {
     for (uint8_t port : none.port[x]) EXPECT_EQ(port, kNoPath);
 }
 
+// take_on() gives what on() gives, moving the tables out where the LIDs
+// are the kept ones (a renumbered subnet, a LID no longer owned, a switch
+// gone) and copying them where the LIDs moved.
+TEST(TablesByGuid, TakingTheTablesGivesWhatOnGives) {
+  const Fabric fabric = *generate_ftree(8, 2);
+  Result<RoutedFabric> routed = route_fabric(fabric, "dmodk", 1);
+  ASSERT_TRUE(routed.ok()) << routed.status().message();
+  const Fabric renumbered = shuffle(fabric, 7, false);
+  Lfts partial = routed->routing.lfts;
+  int dropped = -1;
+  for (int x = 0; x < fabric.size() && dropped < 0; ++x)
+    if (fabric.node(x).is_switch()) dropped = x;
+  partial.port[dropped].clear();
+  LidMap same = shifted(renumbered, fabric, routed->lids, 0);
+  for (int lid = same.max_lid; lid > 0 && same.owner[lid] >= 0; --lid) {  // the last CA's LIDs are no one's now
+    if (renumbered.node(same.owner[lid]).is_switch()) continue;
+    same.base[same.owner[lid]] = 0;
+    for (int k = lid; k > lid - same.lids_per_ca(); --k) same.owner[k] = -1;
+    break;
+  }
+  for (const LidMap& lids : {same, shifted(renumbered, fabric, routed->lids, 64)}) {
+    TablesByGuid kept(fabric, routed->lids, partial);
+    const Lfts on = kept.on(renumbered, lids);
+    const Lfts taken = kept.take_on(renumbered, lids);
+    EXPECT_EQ(taken.port, on.port);
+    EXPECT_TRUE(kept.empty());
+  }
+}
+
 // A repair is a switch port cabled now that was not when the tables were taken.
 TEST(TablesByGuid, ARepairIsACableTheKeptFabricLacked) {
   const Fabric whole = *generate_ftree(8, 2);

@@ -135,6 +135,32 @@ class UnionGraph {
   mutable std::vector<int> parent_;
 };
 
+// One side's column for the LID at hand with its overrides laid over it
+// (TablesSide::overrides): a lookup per entry read, not a search.
+class ColumnOverlay {
+ public:
+  ColumnOverlay(const TablesSide& side, int nodes) : side_(side), set_(side.overrides ? nodes : 0, 0), port_(set_.size()) {}
+
+  void start(int lid) {
+    for (int x : touched_) set_[x] = 0;
+    touched_.clear();
+    lid_ = lid;
+    if (!side_.overrides || lid >= static_cast<int>(side_.overrides->size())) return;
+    for (const auto& [x, port] : (*side_.overrides)[lid]) {
+      set_[x] = 1;
+      port_[x] = port;
+      touched_.push_back(x);
+    }
+  }
+  uint8_t port(int x) const { return !set_.empty() && set_[x] ? port_[x] : side_.lfts.at_or_none(x, lid_); }
+
+ private:
+  const TablesSide& side_;
+  std::vector<uint8_t> set_, port_;
+  std::vector<int> touched_;
+  int lid_ = 0;
+};
+
 // Adds the union dependencies toward one LID that leave switch x to the
 // VLs in `on_vls`: `ports(x)` gives x's old and new port (equal when it
 // stays); `keep(x, y)` whether a dependency from x through y counts.
@@ -293,16 +319,17 @@ TransitionCheck check_transition(const TransitionBase& base, const TablesSide& b
   };
   UnionLoopSearch loops(fabric.size());
   std::vector<uint8_t> listed(fabric.size(), 0);  // for the LID at hand: the switch's entry may change
+  ColumnOverlay was(before, fabric.size()), now(after, fabric.size());
   for (int lid = 1; lid <= lids.max_lid; ++lid) {
     if (lids.owner[lid] < 0) continue;
     ++out.lids;
     if (!base.changed.changing(lid)) continue;
-    auto ports = [&](int x) {
-      return std::array<uint8_t, 2>{before.port(x, lid), after.port(x, lid)};
-    };
+    was.start(lid);
+    now.start(lid);
+    auto ports = [&](int x) { return std::array<uint8_t, 2>{was.port(x), now.port(x)}; };
     const std::vector<int>& candidates = base.changed.switches[lid];
     long changed = 0;
-    for (int x : candidates) changed += before.port(x, lid) != after.port(x, lid);
+    for (int x : candidates) changed += was.port(x) != now.port(x);
     out.changed_entries += changed;
     // A loop of the union next hops passes a changed entry: the old and the
     // new tables are loop-free (their own audits say so).

@@ -159,8 +159,18 @@ deferred_polish() {
   kill -HUP "$(pgrep -P "$OSM_PID" -x "$(basename "$OPENSM")")"
   wait_for "$dir" "deferred polish: .*; installed" 1 60 ||
     { echo "no deferred polish installed: $(grep -E 'ftclos: .*(polish|changed)|ERR' "$dir/osm.log" | tail -3)"; return 1; }
+  # Up after the installation's last step: a change in N steps publishes
+  # step 1 with the polish and the others in the sweeps it asks for, each
+  # followed by SUBNET UP (dumped after step 1 of 3, drained entries read as
+  # "no path": seen once under load).
   local deadline=$((SECONDS + 30))
-  until awk '/deferred polish: .*; installed/ { after = 1 } after && /SUBNET UP/ { up = 1 } END { exit !up }'     "$dir/osm.log"; do
+  until awk '/deferred polish: .*; installed/ { after = 1; steps = 1; done = 1; up = 0 }
+             after && match($0, /step 1 of [0-9]+ of the change published/) {
+               split(substr($0, RSTART, RLENGTH), w, " "); steps = w[4]; done = 1; up = 0 }
+             after && match($0, /step [0-9]+ of [0-9]+ of the last change published/) {
+               split(substr($0, RSTART, RLENGTH), w, " "); done = w[2]; up = 0 }
+             after && done == steps && /SUBNET UP/ { up = 1 }
+             END { exit !up }' "$dir/osm.log"; do
     [ "$SECONDS" -lt "$deadline" ] || { echo "the subnet did not come up after the deferred polish"; return 1; }
     sleep 0.2
   done

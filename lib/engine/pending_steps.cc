@@ -1,8 +1,8 @@
 #include "engine/pending_steps.h"
 
-#include "engine/deferred_polish.h"
-
 #include <algorithm>
+
+#include "engine/deferred_polish.h"
 
 namespace ftclos {
 

@@ -359,9 +359,9 @@ class LegalCompleter {
     reroute_bad(lid);
     const Column kept = save();
     // Nothing changed but the CAs' own routes (the common case after a
-    // failure), which a fresh completion keeps too: nothing fresh can change
-    // less. The shapes are the column's already unless reroute_bad wrote.
-    if (switch_only_changes(kept) == 0) {
+    // failure): nothing fresh can change less. The shapes are the column's
+    // already unless reroute_bad wrote.
+    if (changes(kept) == 0) {
       if (out_.written != written) restore(kept);
       note_turns(lid);
       return true;
@@ -556,19 +556,14 @@ class LegalCompleter {
     for (int x : switches_) settle(x);
   }
 
-  // changes() at the switches no CA route to `lid` crosses (not fixed_).
-  long switch_only_changes(const Column& column) const {
+  // The column's entries that differ from the previous tables' at the
+  // switches no CA route to the LID crosses: the CAs' own (fixed_) are the
+  // scheme's in every completion of the column, so they weigh nothing in
+  // the choice between the kept and the fresh one.
+  long changes(const Column& column) const {
     long n = 0;
     for (size_t i = 0; i < switches_.size(); ++i)
       n += !fixed_[switches_[i]] && column.port[i] != previous_column_[switches_[i]];
-    return n;
-  }
-
-  long changes(const Column& column) const {
-    long n = 0;
-    for (size_t i = 0; i < switches_.size(); ++i) {
-      n += column.port[i] != previous_column_[switches_[i]];
-    }
     return n;
   }
 

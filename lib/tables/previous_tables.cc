@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "core/workers.h"
 #include "detect/levels.h"
 #include "paths/detour_layers.h"
-#include "core/workers.h"
 #include "paths/updown_reach.h"
 
 namespace ftclos {

@@ -58,7 +58,7 @@ Lfts TablesByGuid::take_on(const Fabric& fabric, const LidMap& lids) {
   const std::vector<int> kept_lid = kept_lids(fabric, lids);
   for (int lid = 1; lid < static_cast<int>(kept_lid.size()); ++lid)
     if (kept_lid[lid] != 0 && kept_lid[lid] != lid) {
-      Lfts out = on(fabric, lids);
+      Lfts out = copied_on(fabric, lids, kept_lid);
       switches_.clear();
       return out;
     }
@@ -82,9 +82,12 @@ Lfts TablesByGuid::take_on(const Fabric& fabric, const LidMap& lids) {
 }
 
 Lfts TablesByGuid::on(const Fabric& fabric, const LidMap& lids) const {
+  return copied_on(fabric, lids, kept_lids(fabric, lids));
+}
+
+Lfts TablesByGuid::copied_on(const Fabric& fabric, const LidMap& lids, const std::vector<int>& kept_lid) const {
   Lfts out;
   out.port.resize(fabric.size());
-  const std::vector<int> kept_lid = kept_lids(fabric, lids);
   for (int x = 0; x < fabric.size(); ++x) {
     if (!fabric.node(x).is_switch()) continue;
     const auto kept = switches_.find(fabric.node(x).guid);

@@ -49,6 +49,8 @@ class TablesByGuid {
 
  private:
   std::vector<int> kept_lids(const Fabric& fabric, const LidMap& lids) const;
+  // on(), given kept_lids().
+  Lfts copied_on(const Fabric& fabric, const LidMap& lids, const std::vector<int>& kept_lid) const;
 
   int lmc_ = 0;
   std::unordered_map<uint64_t, std::vector<uint8_t>> switches_;  // switch GUID -> LFT on the kept LIDs

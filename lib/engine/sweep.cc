@@ -11,7 +11,9 @@
 
 #include "audit/worst_case.h"
 #include "detect/summary.h"
+#include "paths/contention_polish.h"
 #include "schemes/switch_traffic.h"
+#include "tables/crossing_repair.h"
 #include "tables/previous_tables.h"
 
 namespace ftclos {
@@ -39,7 +41,7 @@ class SweepRun {
     // checking each candidate or weighing challengers (a full check and two
     // exact worst cases: seconds on FT(48,3)). It chooses in full only where
     // the merged tables fail the check, or nothing is kept.
-    if (route(!keeps_previous()) && keep_valid_entries()) {
+    if (repair_crossing() || (route(!keeps_previous()) && keep_valid_entries())) {
       install_polished();
       count_changes();
       if (check()) {
@@ -204,6 +206,45 @@ class SweepRun {
     return true;
   }
 
+  // After a failure, only the LIDs whose paths crossed a lost cable are
+  // routed again (tables/crossing_repair.h), the tables checked whole; where
+  // that does not apply or fails the check, the scheme routes in full and
+  // the merge keeps the valid entries (keep_valid_entries). Not where the
+  // scheme's contention polish would run (up to PolishLimits::max_cas CAs):
+  // there its full route balances better, in milliseconds. Nor where both
+  // sides of the trade-off are asked for: the scheme's side is its full route.
+  bool repair_crossing() {
+    if (!keeps_previous() || options_.trade_off_audit) return false;
+    const long cas = std::ranges::count_if(in_.fabric.nodes(), [](const Node& node) { return !node.is_switch(); });
+    if (options_.polish && cas <= PolishLimits{}.max_cas) return false;
+    Clock::time_point start = Clock::now();
+    const RoutingInput input{in_.fabric, sweep().detection, in_.lids};
+    const std::vector<uint8_t> no_sls;
+    Result<CrossingRepair> repair =
+        repair_crossing_lids(input, *in_.previous, in_.previous_sl ? *in_.previous_sl : no_sls);
+    sweep().route_ms += ms_since(start);
+    if (!repair.ok()) {
+      say(SweepLevel::kVerbose, "repair of the LIDs that crossed the failure does not apply: " +
+                                    repair.status().message() + "; the scheme routes in full");
+      return false;
+    }
+    start = Clock::now();
+    Correctness check = audit(repair->routing);
+    sweep().check_ms += ms_since(start);
+    if (std::string why = unsound(check); !why.empty()) {
+      say(SweepLevel::kVerbose, "the repair of the LIDs that crossed the failure fails the check (" + why +
+                                    "); the scheme routes in full");
+      return false;
+    }
+    for (const std::string& note : repair->routing.notes) say(SweepLevel::kVerbose, "note: " + note);
+    sweep().routing = std::move(repair->routing);
+    sweep().check = std::move(check);
+    checked_ = sweep().kept_entries = true;
+    sweep().repaired_lids = static_cast<long>(repair->lids.size());
+    known_change_ = TableChange{repair->changed, repair->changed_blocks};
+    return true;
+  }
+
   // The deferred polish of this fabric replaces the published tables where
   // it lowers their worst case; it was checked on this fabric when made.
   void install_polished() {
@@ -225,7 +266,10 @@ class SweepRun {
     // Repair first, polish later: what the repair budget left for engine/deferred_polish.h.
     sweep().polish_deferred = !sweep().polished && sweep().routing.polish_cut_short &&
                               options_.repair_polish_work < kFullPolishWork;
-    const TableChange change = table_change(in_.lids, *in_.previous, sweep().routing.lfts);
+    // The repair of the crossing LIDs counted its change as it made it.
+    const TableChange change = sweep().polished || !known_change_
+                                   ? table_change(in_.lids, *in_.previous, sweep().routing.lfts)
+                                   : *known_change_;
     sweep().changed = change.entries;
     sweep().changed_blocks = change.blocks;
   }
@@ -376,6 +420,7 @@ class SweepRun {
     const Sweep& s = out_.sweep;
     if (s.changed < 0) return "no last sweep to compare with";
     const char* why = s.polished               ? "the deferred polish installed"
+                      : s.repaired_lids >= 0   ? "only the LIDs that crossed the failure routed again"
                       : s.kept_entries         ? "its valid entries kept"
                       : !options_.keep_tables  ? "from scratch, keep_tables=off"
                       : in_.repaired           ? "a repair: the scheme's own tables"
@@ -389,6 +434,7 @@ class SweepRun {
   const SweepLog& log_;
   SweepOutcome out_;
   bool checked_ = false;  // out_.sweep.check is for out_.sweep.routing
+  std::optional<TableChange> known_change_;  // from the previous tables, where repair_crossing counted it
 };
 
 }  // namespace

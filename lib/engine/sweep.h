@@ -135,6 +135,7 @@ struct Sweep {
   Routing routing;
   Correctness check;                 // of `routing`
   bool kept_entries = false;         // the last tables' valid entries were kept
+  long repaired_lids = -1;           // the LIDs that crossed the failure, the only ones routed again; -1: routed in full
   bool traded = false;               // `trade_off` was measured (previous tables given, not a repair)
   TradeOff trade_off;
   bool polished = false;             // SweepInput::polished was installed

@@ -238,8 +238,10 @@ namespace {
 
 class LegalCompleter {
  public:
-  LegalCompleter(const RoutingInput& input, Lfts& lfts, LegalSwitchRoutes& out, const Lfts* previous)
+  LegalCompleter(const RoutingInput& input, Lfts& lfts, LegalSwitchRoutes& out, const Lfts* previous,
+                 const RepairColumns* repair)
       : fabric_(input.fabric), levels_(input.detection.levels), lids_(input.lids), lfts_(lfts), out_(out),
+        repair_(repair),
         peaks_(fabric_, levels_), shape_(fabric_.size(), kUnknown), column_(fabric_.size(), kNoPath),
         previous_column_(fabric_.size(), kNoPath), dirty_(fabric_.size(), false), fixed_(fabric_.size(), false) {
     for (int x = 0; x < fabric_.size(); ++x)
@@ -287,16 +289,18 @@ class LegalCompleter {
   /// case), checked entry by entry without following routes: levels change
   /// by one per cable on a folded Clos, so such routes cannot loop. Switch
   /// by switch, so that each table is read in order; with `previous`, only
-  /// the LIDs whose entries it holds unchanged.
-  void mark_up_down(const Lfts* previous) {
+  /// the LIDs whose entries it holds unchanged. Of `lids` (ascending), the
+  /// others count as marked.
+  void mark_up_down(const Lfts* previous, const std::vector<int>& lids) {
     const std::vector<Exit> exits = exits_by_lid(fabric_, lids_);
     std::vector<uint8_t> up_down(lids_.max_lid + 1, 1);
     // Blocks of LIDs in parallel: each worker writes its own.
-    const long lids = lids_.max_lid;
-    for_each_block(lids, worker_count(lids / 4096 + 1), [&](int, long begin, long end) {
+    const long count = static_cast<long>(lids.size());
+    for_each_block(count, worker_count(count / 4096 + 1), [&](int, long begin, long end) {
       for (int x : switches_) {
         const int first = port_index_[x], ports = fabric_.node(x).num_ports;
-        for (int lid = static_cast<int>(begin) + 1; lid <= end; ++lid) {
+        for (long i = begin; i < end; ++i) {
+          const int lid = lids[i];
           if (!up_down[lid] || lids_.owner[lid] == x) continue;
           const uint8_t port = lfts_.at_or_none(x, lid);
           const Exit& exit = exits[lid];
@@ -427,18 +431,29 @@ class LegalCompleter {
   void read_column(int lid) {
     for (int x : dirty_list_) dirty_[x] = false;
     dirty_list_.clear();
+    if (repair_) {
+      const uint8_t* column = repair_->now.column(lid);
+      for (int x : every_switch_) column_[x] = column[repair_->now.rank(x)];
+      return;
+    }
     for (int x : every_switch_) column_[x] = lfts_.at_or_none(x, lid);
   }
 
   void write_back() {
     for (int x : dirty_list_) {
       if (column_[x] != lfts_.at_or_none(x, lid_)) lfts_.port[x][lid_] = column_[x];  // sized by the caller
+      if (repair_) repair_->now.column(lid_)[repair_->now.rank(x)] = column_[x];
       dirty_[x] = false;
     }
     dirty_list_.clear();
   }
 
   void read_previous_column(const Lfts& previous) {
+    if (repair_) {
+      const uint8_t* column = repair_->previous.column(lid_);
+      for (int x : switches_) previous_column_[x] = column[repair_->previous.rank(x)];
+      return;
+    }
     for (int x : switches_) previous_column_[x] = previous_entry(previous, x, lid_);
   }
 
@@ -687,6 +702,7 @@ class LegalCompleter {
   const LidMap& lids_;
   Lfts& lfts_;
   LegalSwitchRoutes& out_;
+  const RepairColumns* repair_;  // the LIDs being repaired, gathered; nullptr: all LIDs, from the tables
   const PeakSets peaks_;
   std::vector<bool> up_down_;        // per LID: mark_up_down's finding
   std::vector<uint8_t> up_port_;     // at port_index_[node] + port: the port climbs
@@ -715,16 +731,27 @@ class LegalCompleter {
 
 }  // namespace
 
+bool switch_turn_leaf_stays(const RoutingInput& input, const Lfts& previous) {
+  const PeakSets peaks(input.fabric, input.detection.levels);
+  const TurnPlace place = choose_turn_place(input.fabric, input.detection.levels, input.lids, peaks, &previous);
+  return place.leaf >= 0 && place.leaf == previous_turn_leaf(input.fabric, input.detection.levels, input.lids, previous,
+                                                             top_switches(input.fabric, input.detection.levels));
+}
+
 LegalSwitchRoutes make_switch_routes_legal(const RoutingInput& input, Lfts& lfts, const std::vector<uint8_t>& dest_sl,
-                                           const Lfts* previous) {
+                                           const Lfts* previous, const RepairColumns* repair) {
   const LidMap& lids = input.lids;
+  std::vector<int> every_lid;
+  if (!repair)
+    for (int lid = 1; lid <= lids.max_lid; ++lid) every_lid.push_back(lid);
+  const std::vector<int>* only_lids = repair ? &repair->now.lids() : &every_lid;
   // Every switch's table holds every LID first: the completers write theirs in parallel.
   for (int x = 0; x < input.fabric.size(); ++x)
     if (input.fabric.node(x).is_switch() && lfts.port[x].size() < static_cast<size_t>(lids.max_lid) + 1)
       lfts.port[x].resize(lids.max_lid + 1, kNoPath);
   LegalSwitchRoutes out;
-  LegalCompleter completer(input, lfts, out, previous);
-  completer.mark_up_down(previous);
+  LegalCompleter completer(input, lfts, out, previous, repair);
+  completer.mark_up_down(previous, *only_lids);
   // A CA LID on an SL of its own has CA routes that turn (their layer keeps
   // them apart); a switch LID's SL comes from its switches' turns, which
   // layer_switch_turns places again after completing them.
@@ -733,7 +760,7 @@ LegalSwitchRoutes make_switch_routes_legal(const RoutingInput& input, Lfts& lfts
            !input.fabric.node(lids.owner[lid]).is_switch();
   };
   std::vector<int> todo;  // the LIDs some switch's route to is not up/down
-  for (int lid = 1; lid <= lids.max_lid; ++lid) {
+  for (int lid : *only_lids) {
     if (lids.owner[lid] < 0) continue;
     if (own_sl(lid))
       out.left.push_back(lid);
@@ -747,7 +774,7 @@ LegalSwitchRoutes make_switch_routes_legal(const RoutingInput& input, Lfts& lfts
   std::vector<LegalSwitchRoutes> found(workers);
   std::vector<std::unique_ptr<LegalCompleter>> completers;
   for (int w = 0; w < workers; ++w) {
-    completers.push_back(std::make_unique<LegalCompleter>(input, lfts, found[w], previous));
+    completers.push_back(std::make_unique<LegalCompleter>(input, lfts, found[w], previous, repair));
     completers.back()->take_up_down(completer.up_down());
   }
   const long tasks = static_cast<long>(todo.size());

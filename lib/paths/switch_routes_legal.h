@@ -25,9 +25,17 @@
 
 #include <vector>
 
+#include "paths/lid_columns.h"
 #include "route/routing.h"
 
 namespace ftclos {
+
+/// The LIDs a repair routes again, their columns gathered (ascending, the
+/// same LIDs in both): of the tables being repaired, and of the previous ones.
+struct RepairColumns {
+  LidColumns& now;
+  const LidColumns& previous;
+};
 
 struct LegalSwitchRoutes {
   long written = 0;   // entries written
@@ -54,9 +62,17 @@ int switch_turn_leaf(const Fabric& fabric, const Levels& levels);
 /// LID with SL 0 deliver up, then down, or through the turn leaf, changing
 /// only entries no CA route to that LID crosses. With `previous` (the last
 /// sweep's tables on this fabric), those entries take the previous port
-/// wherever it still delivers so: the fewest entries change.
+/// wherever it still delivers so: the fewest entries change. With
+/// `repair`, only its LIDs' routes, read from and written to its columns
+/// too (`lfts` holding the same): the LIDs a failure touched, the turn leaf
+/// staying (switch_turn_leaf_stays).
 LegalSwitchRoutes make_switch_routes_legal(const RoutingInput& input, Lfts& lfts, const std::vector<uint8_t>& dest_sl,
-                                           const Lfts* previous = nullptr);
+                                           const Lfts* previous = nullptr, const RepairColumns* repair = nullptr);
+
+/// Whether switches' own routes turn at the leaf `previous`'s turn at (with
+/// or without an orphan): then only the routes that crossed a lost cable
+/// change, where a move of the turn leaf changes every switch's that turns.
+bool switch_turn_leaf_stays(const RoutingInput& input, const Lfts& previous);
 
 /// Puts the LIDs whose switch routes could close a credit loop on SLs of
 /// their own (paths/detour_layers.h): on a fat tree with labels whose CA

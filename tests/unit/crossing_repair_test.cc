@@ -1,0 +1,110 @@
+// The repair of the LIDs a failure touched (tables/crossing_repair.h): on
+// every single cut cable of FT(8,3) (every 15th of FT(16,3)'s), where it
+// applies its tables pass the auditor's full check, switches' own routes
+// and their credit loops included, and differ from the last tables only in
+// the LIDs it names, each of which some entry sent into the cut cable.
+#include "tables/crossing_repair.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "audit/audit.h"
+#include "detect/detect.h"
+#include "engine/route_fabric.h"
+#include "gen/generate.h"
+
+namespace ftclos {
+namespace {
+
+constexpr RouteHooks kUnpolished{.polish = false};
+
+// Whether some switch's entry for `lid` leads out of either end of the cable.
+bool sent_into(const Fabric& fabric, const Lfts& lfts, int lid, PortRef end, PortRef other) {
+  for (int x = 0; x < fabric.size(); ++x) {
+    if (!fabric.node(x).is_switch()) continue;
+    const PortRef out{x, lfts.port[x][lid]};
+    if (out == end || out == other) return true;
+  }
+  return false;
+}
+
+struct Case {
+  std::string name;
+  Result<Fabric> (*make)();
+  int every;  // cables cut: every n-th
+};
+
+class CrossingRepairTest : public ::testing::TestWithParam<Case> {};
+
+TEST_P(CrossingRepairTest, EveryCutIsRepairedSoundlyInTheLidsThatCrossedIt) {
+  const Fabric fabric = *GetParam().make();
+  Result<RoutedFabric> before = route_fabric(fabric, "auto", *assign_lids(fabric, 0), {}, nullptr, kUnpolished);
+  ASSERT_TRUE(before.ok()) << before.status().message();
+  const Lfts& previous = before->routing.lfts;
+  const LidMap& lids = before->lids;
+  long cuts = 0, repaired = 0;
+  for (int x = 0; x < fabric.size(); ++x)
+    for (int p = 1; p <= fabric.node(x).num_ports; ++p) {
+      const PortRef end{x, p}, other = fabric.peer(end);
+      if (!fabric.node(x).is_switch() || !other.valid() || !fabric.node(other.node).is_switch() || other.node < x)
+        continue;
+      if (cuts++ % GetParam().every != 0) continue;
+      Fabric damaged = fabric;
+      damaged.disconnect(end);
+      const Detection detection = detect(damaged);
+      const Result<CrossingRepair> repair = repair_crossing_lids({damaged, detection, lids}, previous, {});
+      const std::string where = fabric.node(x).name + " port " + std::to_string(p);
+      if (!repair.ok()) {
+        // It steps aside only where switches' own routes must turn elsewhere.
+        EXPECT_EQ(repair.status().message(), "the turn leaf of switches' own routes moves") << where;
+        continue;
+      }
+      ++repaired;
+      AuditInput input{damaged, detection.levels, lids, repair->routing.lfts, {}, repair->routing.dest_sl, {}};
+      input.count_switch_credit_loops = true;
+      const Correctness check = check_correctness(input);
+      EXPECT_EQ(check.unreachable + check.loops, 0) << where;
+      EXPECT_EQ(check.switch_unreachable, 0) << where;
+      EXPECT_EQ(check.credit_loops, 0) << where;
+      EXPECT_EQ(check.switch_credit_loops, 0) << where;
+      std::vector<bool> listed(lids.max_lid + 1, false);
+      for (int lid : repair->lids) {
+        listed[lid] = true;
+        EXPECT_TRUE(sent_into(fabric, previous, lid, end, other)) << where << ": LID " << lid;
+      }
+      long changed = 0;
+      for (int s = 0; s < fabric.size(); ++s) {
+        if (!fabric.node(s).is_switch()) continue;
+        for (int lid = 1; lid <= lids.max_lid; ++lid) {
+          if (repair->routing.lfts.port[s][lid] == previous.port[s][lid]) continue;
+          ++changed;
+          EXPECT_TRUE(listed[lid]) << where << ": LID " << lid << " changed at " << fabric.node(s).name;
+        }
+      }
+      EXPECT_EQ(changed, repair->changed) << where;
+      EXPECT_GT(changed, 0) << where;
+    }
+  // Most cuts leave the turn leaf where it is.
+  EXPECT_GT(repaired * 2, cuts / GetParam().every);
+}
+
+INSTANTIATE_TEST_SUITE_P(Fabrics, CrossingRepairTest,
+                         ::testing::Values(Case{"ft_8_3", [] { return generate_ftree(8, 3); }, 1},
+                                           Case{"ft_16_3", [] { return generate_ftree(16, 3); }, 15}),
+                         [](const auto& info) { return info.param.name; });
+
+TEST(CrossingRepair, StepsAsideOnARandomClos) {
+  const Fabric fabric = *generate_rfc(8, 16, 3, 1);
+  Result<RoutedFabric> before = route_fabric(fabric, "auto", *assign_lids(fabric, 0), {}, nullptr, kUnpolished);
+  ASSERT_TRUE(before.ok()) << before.status().message();
+  const Detection detection = detect(fabric);
+  const Result<CrossingRepair> repair =
+      repair_crossing_lids({fabric, detection, before->lids}, before->routing.lfts, {});
+  ASSERT_FALSE(repair.ok());
+  EXPECT_EQ(repair.status().message(), "not a fat tree with labels");
+}
+
+}  // namespace
+}  // namespace ftclos

@@ -229,7 +229,7 @@ Result<CrossingRepair> repair_crossing_lids(const RoutingInput& input, const Lft
     ColumnRepairer repairer(fabric, reach);
     for (long i = begin; i < end; ++i) {
       const int lid = out.lids[i];
-      if (!fabric.node(lids.owner[lid]).is_switch()) repairer.repair(now, lid, exits[lid]);
+      repairer.repair(now, lid, exits[lid]);
     }
   });
   now.scatter(routing.lfts);

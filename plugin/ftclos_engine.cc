@@ -79,6 +79,7 @@ struct ftclos_engine {
   ftclos::LastSweep last;  // the tables, for the next sweep's keep step and for multicast trees
   ftclos::DeferredPolish deferred;  // the full polish after a repair, installed at a later sweep
   ftclos::PendingSteps pending;  // the steps of the last change still to publish, one per sweep
+  ftclos::SweepMemory memory;    // the last sweep's dependency counts and check, for the next failure's
   ftclos::SweepReporter reporter;  // every sweep's figures, written for monitoring
   bool reported = false;  // this sweep's figures are in `reporter`
   std::mutex sl_mutex;
@@ -133,6 +134,7 @@ struct ftclos_engine {
   // After a failure OpenSM installs another engine's tables: ours are no longer the last ones.
   void clear() {
     deferred.clear();
+    memory.clear();
     pending = {};
     switch_guids.clear();
     last.clear();
@@ -210,6 +212,10 @@ struct ftclos_engine {
     }
     const std::vector<uint8_t> sl0;
     input.previous_sl = published_sls ? published_sls.get() : &sl0;
+    // The memory describes the last change's new tables: the switches hold
+    // them only once all its steps are out.
+    if (pending.left() > 0) memory.clear();
+    input.memory = &memory;
     const ftclos::SweepOptions sweep_opts = sweep_options(subnet, threads);
     ftclos::SweepOutcome outcome = ftclos::run_sweep(input, sweep_opts, [&](auto level, auto& line) {
       log(level == ftclos::SweepLevel::kError  ? FTCLOS_LOG_ERROR

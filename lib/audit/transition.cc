@@ -7,6 +7,7 @@
 #include <array>
 #include <bit>
 
+#include "audit/dependency_counts.h"
 #include "core/workers.h"
 #include "paths/cdg_layers.h"
 
@@ -36,10 +37,14 @@ namespace {
 class UnionGraph {
  public:
   UnionGraph(int channels, const UnionGraph* base) : channels_(channels), base_(base) {}
+  /// Over the counted dependencies on `vl` (a base kept between sweeps).
+  UnionGraph(int channels, const DependencyCounts& counted, int vl)
+      : channels_(channels), base_(nullptr), counted_(&counted), vl_(vl) {}
 
   bool empty() const { return added_.empty(); }
   bool has(int from, int to) const {
     if (base_ && base_->has(from, to)) return true;
+    if (counted_ && counted_->has(vl_, from, to)) return true;
     if (known_.empty()) return false;
     const size_t bit = bit_of(from, to);
     return known_[bit / 64] & (uint64_t{1} << (bit % 64));
@@ -88,8 +93,8 @@ class UnionGraph {
 
   template <class Visit>
   void for_next(int c, Visit visit) const {
-    if (base_ && !base_->next_.empty())
-      for (int to : base_->next_[c]) visit(to);
+    if (base_) base_->for_next(c, visit);
+    if (counted_) counted_->for_next(vl_, c, visit);
     if (!next_.empty())
       for (int to : next_[c]) visit(to);
   }
@@ -128,6 +133,8 @@ class UnionGraph {
 
   int channels_;
   const UnionGraph* base_;
+  const DependencyCounts* counted_ = nullptr;
+  int vl_ = 0;
   std::vector<std::vector<int>> next_;
   std::vector<uint64_t> known_;
   std::vector<int> added_;  // the channels dependencies were added from, for the search's starts
@@ -215,6 +222,7 @@ struct TransitionBase::Graphs {
   std::vector<std::vector<int>> into;  // [switch]: the channels that lead into it
   std::vector<UnionGraph> vls;
   std::vector<std::vector<int>> cycles;  // per VL: a cycle of the base alone, or empty
+  std::unique_ptr<DependencyCounts> counted;  // the base as counts, when made from them (vls read them)
 };
 
 ChangedLids changed_lids(const Fabric& fabric, const LidMap& lids, const TablesSide& before, const TablesSide& after) {
@@ -243,7 +251,7 @@ TransitionBase::TransitionBase(const Fabric& fabric_in, const LidMap& lids_in, c
     : fabric(fabric_in),
       lids(lids_in),
       changed(std::move(changed_in)),
-      graphs(new Graphs{Channels(fabric_in, StarRoots{}), {}, {}, {}}) {
+      graphs(new Graphs{Channels(fabric_in, StarRoots{}), {}, {}, {}, nullptr}) {
   const Channels& channels = graphs->channels;
   graphs->into.resize(fabric.size());
   for (int c = 0; c < channels.count(); ++c)  // numbers of ports that lead to no switch have no peer
@@ -298,6 +306,43 @@ TransitionBase::TransitionBase(const Fabric& fabric_in, const LidMap& lids_in, c
   for (size_t w = 1; w < parts.size(); ++w)
     for (int v = 0; v < kVls; ++v) graphs->vls[v].absorb(parts[w][v]);
   for (const UnionGraph& vl : graphs->vls) graphs->cycles.push_back(vl.cycle());
+}
+
+TransitionBase::TransitionBase(const Fabric& fabric_in, const LidMap& lids_in, const TablesSide& side,
+                               ChangedLids changed_in, DependencyCounts of_side)
+    : fabric(fabric_in),
+      lids(lids_in),
+      changed(std::move(changed_in)),
+      graphs(new Graphs{of_side.channels(), {}, {}, {}, std::make_unique<DependencyCounts>(std::move(of_side))}) {
+  const Channels& channels = graphs->channels;
+  graphs->into.resize(fabric.size());
+  for (int c = 0; c < channels.count(); ++c)
+    if (channels.peer(c) >= 0) graphs->into[channels.peer(c)].push_back(c);
+  // What the constructor above leaves out, taken out of the counts: every
+  // dependency of a LID whose SL changes, and those that leave or enter a
+  // switch whose entry changes.
+  DependencyCounts& counts = *graphs->counted;
+  for (int lid = 1; lid <= lids.max_lid; ++lid) {
+    if (lids.owner[lid] < 0 || !changed.changing(lid)) continue;
+    const int vl = (lid < static_cast<int>(side.dest_sl.size()) ? side.dest_sl[lid] : 0) & (kVls - 1);
+    const auto port = [&](int x) { return side.port(x, lid); };
+    counts.count_lid(vl, -1, port, changed.sl_moves[lid] ? nullptr : &changed.switches[lid]);
+  }
+  for (int v = 0; v < kVls; ++v) {
+    graphs->vls.emplace_back(channels.count(), counts, v);
+    graphs->cycles.push_back(counts.cycle(v));
+  }
+}
+
+DependencyCounts counts_after(const TransitionBase& base, const TablesSide& after) {
+  DependencyCounts counts = *base.graphs->counted;
+  for (int lid = 1; lid <= base.lids.max_lid; ++lid) {
+    if (base.lids.owner[lid] < 0 || !base.changed.changing(lid)) continue;
+    const int vl = (lid < static_cast<int>(after.dest_sl.size()) ? after.dest_sl[lid] : 0) & (kVls - 1);
+    const auto port = [&](int x) { return after.port(x, lid); };
+    counts.count_lid(vl, 1, port, base.changed.sl_moves[lid] ? nullptr : &base.changed.switches[lid]);
+  }
+  return counts;
 }
 
 TransitionBase::~TransitionBase() = default;

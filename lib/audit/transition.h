@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "audit/audit.h"
+#include "audit/dependency_counts.h"
 #include "core/fabric.h"
 #include "paths/cdg_layers.h"
 #include "route/lid_map.h"
@@ -133,6 +134,11 @@ class TransitionBase {
  public:
   /// From `side`'s entries and SLs, but what `changed` marks.
   TransitionBase(const Fabric& fabric, const LidMap& lids, const TablesSide& side, ChangedLids changed);
+  /// The same from `of_side`, the dependency counts of `side`'s every entry
+  /// (kept from the sweep that published them): only the changed LIDs'
+  /// entries are read, no pass over the others.
+  TransitionBase(const Fabric& fabric, const LidMap& lids, const TablesSide& side, ChangedLids changed,
+                 DependencyCounts of_side);
   ~TransitionBase();
   TransitionBase(const TransitionBase&) = delete;
   TransitionBase& operator=(const TransitionBase&) = delete;
@@ -146,6 +152,10 @@ class TransitionBase {
   const ChangedLids changed;
   const std::unique_ptr<Graphs> graphs;
 };
+
+/// The dependency counts of `after`'s every entry, from a base made of
+/// `before`'s counts: the base's and the changed entries' on `after`.
+DependencyCounts counts_after(const TransitionBase& base, const TablesSide& after);
 
 /// Whether every mix of `before` and `after` is loop-free and
 /// deadlock-free, both differing from `base`'s side only where it says:

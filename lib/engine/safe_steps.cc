@@ -41,13 +41,13 @@ using Schedule = std::vector<std::vector<uint8_t>>;
 uint8_t sl_of(const std::vector<uint8_t>& sls, int lid) { return lid < static_cast<int>(sls.size()) ? sls[lid] : 0; }
 
 struct Change {
-  Change(const Fabric& fabric_in, const LidMap& lids_in, const TablesSide& before_in, const TablesSide& after_in)
-      : fabric(fabric_in),
-        lids(lids_in),
+  Change(const TransitionBase& base_in, const TablesSide& before_in, const TablesSide& after_in)
+      : fabric(base_in.fabric),
+        lids(base_in.lids),
         before(before_in),
         after(after_in),
-        base(fabric_in, lids_in, before_in, changed_lids(fabric_in, lids_in, before_in, after_in)),
-        index_of(fabric_in.size(), -1) {
+        base(base_in),
+        index_of(fabric.size(), -1) {
     for (int lid = 1; lid <= lids.max_lid; ++lid)
       if (base.changed.changing(lid) && lids.owner[lid] >= 0) lid_changes.push_back({lid, base.changed.switches[lid]});
   }
@@ -56,7 +56,7 @@ struct Change {
   const LidMap& lids;
   const TablesSide& before;
   const TablesSide& after;
-  TransitionBase base;  // the LIDs the change leaves alone, for every pair's check
+  const TransitionBase& base;  // the LIDs the change leaves alone, for every pair's check
   const Channels& channels = base.channels();
   std::vector<LidChange> lid_changes;  // ascending by LID: entries or SL change
   mutable std::vector<int> index_of;   // scratch: switch -> its index in one LidChange, else -1
@@ -332,7 +332,12 @@ void apply_step(const TableStep& step, Lfts& tables) {
 }
 
 SafeSteps plan_safe_steps(const Fabric& fabric, const LidMap& lids, const TablesSide& before, const TablesSide& after) {
-  const Change change(fabric, lids, before, after);
+  const TransitionBase base(fabric, lids, before, changed_lids(fabric, lids, before, after));
+  return plan_safe_steps(base, before, after);
+}
+
+SafeSteps plan_safe_steps(const TransitionBase& base, const TablesSide& before, const TablesSide& after) {
+  const Change change(base, before, after);
   if (SafeSteps held_back = publish(change, hold_back_schedule(change)); held_back.safe()) return held_back;
   if (SafeSteps chained = publish(change, chain_schedule(change)); chained.safe()) return chained;
   if (std::optional<Schedule> both_ways = both_ways_schedule(change)) {

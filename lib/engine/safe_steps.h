@@ -55,5 +55,8 @@ struct SafeSteps {
 /// the change is safe at once); `after`'s SL exceptions go with every step.
 /// Both sides are whole table sets (their `overrides` are not read).
 SafeSteps plan_safe_steps(const Fabric& fabric, const LidMap& lids, const TablesSide& before, const TablesSide& after);
+/// The same over a base already made for `before` and the change to `after`
+/// (a failure sweep makes it from the counts the last sweep kept).
+SafeSteps plan_safe_steps(const TransitionBase& base, const TablesSide& before, const TablesSide& after);
 
 }  // namespace ftclos

@@ -35,6 +35,8 @@ class SweepRun {
   SweepOutcome run() {
     const Clock::time_point start = Clock::now();
     recognize();
+    memory_usable_ = in_.memory && in_.previous && in_.memory->fits(in_.fabric, in_.lids);
+    if (in_.memory && !memory_usable_) in_.memory->clear();
     // A sweep that keeps the last tables' valid entries takes from the
     // scheme only the entries of those that are not, and checks the merged
     // tables whole: auto then takes the first scheme that routes, without
@@ -46,10 +48,12 @@ class SweepRun {
       count_changes();
       if (check()) {
         plan_steps();
+        remember();
         measure();
         say(SweepLevel::kInfo, summary(in_.read_ms + ms_since(start)));
       }
     }
+    if (in_.memory && !out_.ok()) in_.memory->clear();
     return std::move(out_);
   }
 
@@ -228,21 +232,97 @@ class SweepRun {
                                     repair.status().message() + "; the scheme routes in full");
       return false;
     }
+    sweep().routing = std::move(repair->routing);
     start = Clock::now();
-    Correctness check = audit(repair->routing);
+    std::optional<Correctness> kept = check_repaired_lids(*repair);
+    Correctness check = kept ? *kept : audit(sweep().routing);
     sweep().check_ms += ms_since(start);
     if (std::string why = unsound(check); !why.empty()) {
       say(SweepLevel::kVerbose, "the repair of the LIDs that crossed the failure fails the check (" + why +
                                     "); the scheme routes in full");
+      forget_change();
       return false;
     }
     for (const std::string& note : repair->routing.notes) say(SweepLevel::kVerbose, "note: " + note);
-    sweep().routing = std::move(repair->routing);
     sweep().check = std::move(check);
+    sweep().checked_repaired_only = kept.has_value();
     checked_ = sweep().kept_entries = true;
     sweep().repaired_lids = static_cast<long>(repair->lids.size());
     known_change_ = TableChange{repair->changed, repair->changed_blocks};
     return true;
+  }
+
+  // The check of a repair that only the LIDs it routed again can change,
+  // from the last sweep's kept check and counts (engine/sweep_memory.h):
+  // every other column's routes are the last tables', which delivered every
+  // pair, over cables all still there, so they still do; the repaired
+  // columns' are walked whole (CrossingRepair::undelivered_lids). The new
+  // tables' dependencies are the kept counts with the changed entries'
+  // taken out and put back as they are now (counts_after): no cycle there,
+  // none among the CAs' routes nor with switches' own. Where any of that
+  // fails, or the CAs with a cable are not those the check counted,
+  // nullopt: the caller audits the tables whole.
+  std::optional<Correctness> check_repaired_lids(const CrossingRepair& repair) {
+    if (!memory_usable_ || repair.undelivered_lids > 0 || cabled_cas(in_.fabric) != in_.memory->cabled_cas)
+      return std::nullopt;
+    ChangedLids changed{std::vector<std::vector<int>>(in_.lids.max_lid + 1),
+                        std::vector<uint8_t>(in_.lids.max_lid + 1, 0)};
+    for (size_t i = 0; i < repair.lids.size(); ++i) changed.switches[repair.lids[i]] = repair.changed_switches[i];
+    const Correctness kept = in_.memory->check;
+    base_from_memory(std::move(changed));
+    const uint16_t vls = counts_after_->vls();
+    for (int vl = 0; vl < 16; ++vl)
+      if ((vls >> vl & 1) && !counts_after_->cycle(vl).empty()) return std::nullopt;
+    return kept;
+  }
+
+  // The sides of the change from the last tables to this sweep's.
+  TablesSide before_side() const {
+    return {*in_.previous, in_.previous_sl ? *in_.previous_sl : sweep_const().routing.dest_sl, no_exceptions_};
+  }
+  TablesSide after_side() const { return {sweep_const().routing.lfts, sweep_const().routing.dest_sl, no_exceptions_}; }
+  const Sweep& sweep_const() const { return out_.sweep; }
+
+  // The change's transition base from the kept counts of the last tables
+  // (taken: they are the base now), and the new tables' counts from it.
+  void base_from_memory(ChangedLids changed) {
+    DependencyCounts counts = std::move(*in_.memory->counts);
+    in_.memory->counts.reset();
+    memory_usable_ = false;
+    counts.lose_cables(in_.fabric);
+    base_ = std::make_unique<TransitionBase>(in_.fabric, in_.lids, before_side(), std::move(changed), std::move(counts));
+    counts_after_ = counts_after(*base_, after_side());
+  }
+
+  // The base and counts made for tables this sweep does not publish.
+  void forget_change() {
+    base_.reset();
+    counts_after_.reset();
+  }
+
+  // Leaves the memory describing the tables published, sound ones only:
+  // from this change's counts where it made them, the kept ones where
+  // nothing changed, else counted afresh (one pass over every entry,
+  // checking time: the first sweep's).
+  void remember() {
+    if (!in_.memory) return;
+    const Correctness& check = sweep().check;
+    const bool sound = check.unreachable + check.loops + check.disconnected + check.switch_unreachable == 0 &&
+                       check.credit_loops == 0 && check.switch_credit_loops == 0;
+    if (!sound) {
+      in_.memory->clear();
+      return;
+    }
+    const Clock::time_point start = Clock::now();
+    const Routing& routing = sweep().routing;
+    std::optional<DependencyCounts> counts = std::move(counts_after_);
+    if (!counts && memory_usable_ && sweep().changed == 0) {
+      counts = std::move(in_.memory->counts);
+      counts->lose_cables(in_.fabric);
+    }
+    if (!counts) counts.emplace(in_.fabric, in_.lids, routing.lfts, routing.dest_sl);
+    in_.memory->keep(in_.fabric, in_.lids, check, std::move(*counts));
+    sweep().check_ms += ms_since(start);
   }
 
   // The deferred polish of this fabric replaces the published tables where
@@ -257,6 +337,7 @@ class SweepRun {
     if (!lower) return;
     sweep().routing = polished->routing;
     sweep().check = polished->check;
+    forget_change();
     checked_ = sweep().polished = true;
     sweep().kept_entries = false;
   }
@@ -279,11 +360,13 @@ class SweepRun {
   void plan_steps() {
     if (!in_.previous || sweep().changed == 0) return;
     const Clock::time_point start = Clock::now();
-    const Routing& routing = sweep().routing;
-    const std::vector<SlException> no_exceptions;
-    sweep().steps = plan_safe_steps(in_.fabric, in_.lids,
-                                    {*in_.previous, in_.previous_sl ? *in_.previous_sl : routing.dest_sl, no_exceptions},
-                                    {routing.lfts, routing.dest_sl, no_exceptions});
+    const TablesSide before = before_side(), after = after_side();
+    // The transition base from the kept counts where the memory holds them:
+    // only the changed entries read (a repair named them, else one
+    // comparison of the tables), not every entry's dependencies.
+    if (!base_ && memory_usable_) base_from_memory(changed_lids(in_.fabric, in_.lids, before, after));
+    sweep().steps_from_memory = base_ != nullptr;
+    sweep().steps = base_ ? plan_safe_steps(*base_, before, after) : plan_safe_steps(in_.fabric, in_.lids, before, after);
     sweep().check_ms += ms_since(start);
     const SafeSteps& steps = sweep().steps;
     if (!steps.safe()) {
@@ -434,6 +517,10 @@ class SweepRun {
   const SweepLog& log_;
   SweepOutcome out_;
   bool checked_ = false;  // out_.sweep.check is for out_.sweep.routing
+  bool memory_usable_ = false;  // in_.memory holds the counts of in_.previous
+  const std::vector<SlException> no_exceptions_;
+  std::unique_ptr<TransitionBase> base_;          // of the change to out_.sweep.routing, from the kept counts
+  std::optional<DependencyCounts> counts_after_;  // of out_.sweep.routing, from base_
   std::optional<TableChange> known_change_;  // from the previous tables, where repair_crossing counted it
 };
 

@@ -21,6 +21,7 @@
 #include "detect/detect.h"
 #include "detect/host_hints.h"
 #include "engine/safe_steps.h"
+#include "engine/sweep_memory.h"
 #include "route/lid_map.h"
 #include "route/routing.h"
 
@@ -104,6 +105,11 @@ struct SweepInput {
   const PolishedTables* polished = nullptr;
   // The SLs `previous` was published with (per LID); nullptr: the new ones.
   const std::vector<uint8_t>* previous_sl = nullptr;
+  // What the last sweep kept for this one (engine/sweep_memory.h), handed
+  // in with the tables it describes as `previous`, or empty; the sweep
+  // leaves it describing its own tables, or empty (a failed sweep, tables
+  // with a credit loop). nullptr: none kept (the CLI's one sweep).
+  SweepMemory* memory = nullptr;
 };
 
 /// The most CAs a sweep measures its worst cases per consumer and its
@@ -136,6 +142,8 @@ struct Sweep {
   Correctness check;                 // of `routing`
   bool kept_entries = false;         // the last tables' valid entries were kept
   long repaired_lids = -1;           // the LIDs that crossed the failure, the only ones routed again; -1: routed in full
+  bool checked_repaired_only = false;  // the check read only those LIDs, with SweepInput::memory
+  bool steps_from_memory = false;      // the steps' transition base came from SweepInput::memory's counts
   bool traded = false;               // `trade_off` was measured (previous tables given, not a repair)
   TradeOff trade_off;
   bool polished = false;             // SweepInput::polished was installed

@@ -20,8 +20,10 @@ class LidColumns {
   LidColumns(const Fabric& fabric, const Lfts& lfts, std::vector<int> lids, int max_lid);
 
   const std::vector<int>& lids() const { return lids_; }
-  /// Switch `node`'s place in a column (-1 for CAs).
+  /// Switch `node`'s place in a column (-1 for CAs), and the switch at a place.
   int rank(int node) const { return rank_[node]; }
+  int switch_at(int rank) const { return switches_[rank]; }
+  int switches() const { return static_cast<int>(switches_.size()); }
   /// Every switch's entry for `lid`, by rank; nullptr when not gathered.
   uint8_t* column(int lid) { return slot_[lid] < 0 ? nullptr : &data_[static_cast<size_t>(slot_[lid]) * switches_.size()]; }
   const uint8_t* column(int lid) const {

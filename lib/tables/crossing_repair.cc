@@ -178,6 +178,41 @@ class ColumnRepairer {
   int target_ = -1;
 };
 
+// Whether every switch's route to `lid` in its gathered column reaches
+// `exit` (the target's entry its exit port; a switch LID: the switch).
+bool column_delivers(const Fabric& fabric, const LidColumns& columns, int lid, const Exit& exit,
+                     std::vector<uint8_t>& state) {
+  enum : uint8_t { kUnknown, kVisiting, kDelivers, kFails };
+  const uint8_t* column = columns.column(lid);
+  std::ranges::fill(state, kUnknown);
+  const int target_rank = columns.rank(exit.target);
+  if (target_rank < 0 || column[target_rank] != exit.port) return false;
+  state[target_rank] = kDelivers;
+  std::vector<int> path;
+  for (int start = 0; start < static_cast<int>(state.size()); ++start) {
+    uint8_t result = kFails;
+    for (int at = start;;) {  // ranks
+      if (state[at] == kDelivers || state[at] == kFails) {
+        result = state[at];
+        break;
+      }
+      if (state[at] == kVisiting) break;  // a loop
+      state[at] = kVisiting;
+      path.push_back(at);
+      const int x = columns.switch_at(at);
+      const uint8_t port = column[at];
+      if (port == kNoPath || port == 0 || port > fabric.node(x).num_ports) break;
+      const PortRef peer = fabric.peer({x, port});
+      if (!peer.valid() || columns.rank(peer.node) < 0) break;
+      at = columns.rank(peer.node);
+    }
+    for (int at : path) state[at] = result;
+    path.clear();
+    if (result != kDelivers) return false;
+  }
+  return true;
+}
+
 // Why the repair does not apply to this fabric and these tables ("" when it does).
 std::string why_not(const RoutingInput& input, const Lfts& previous, const std::vector<uint8_t>& previous_sl) {
   const Fabric& fabric = input.fabric;
@@ -239,11 +274,14 @@ Result<CrossingRepair> repair_crossing_lids(const RoutingInput& input, const Lft
     return Status::Error(fmt::format("{} switch routes find no legal path, {} LIDs' CA routes turn", legal.illegal,
                                      legal.left.size()));
 
-  // The change: only the repaired LIDs' entries can differ.
-  std::vector<long> entries(workers, 0);
+  // The change: only the repaired LIDs' entries can differ. And whether
+  // every switch's route to each of them arrives.
+  std::vector<long> entries(workers, 0), undelivered(workers, 0);
   std::vector<std::vector<long>> blocks(workers);  // switch * blocks-per-table + block
   const long per_table = lids.max_lid / kLftBlockLids + 1;
+  out.changed_switches.resize(out.lids.size());
   for_each_block(count, workers, [&](int w, long begin, long end) {
+    std::vector<uint8_t> state(now.switches());
     for (long i = begin; i < end; ++i) {
       const int lid = out.lids[i];
       const uint8_t* was = before.column(lid);
@@ -253,11 +291,14 @@ Result<CrossingRepair> repair_crossing_lids(const RoutingInput& input, const Lft
         if (r < 0 || was[r] == is[r]) continue;
         ++entries[w];
         blocks[w].push_back(x * per_table + lid / kLftBlockLids);
+        out.changed_switches[i].push_back(x);
       }
+      undelivered[w] += !column_delivers(fabric, now, lid, exits[lid], state);
     }
   });
   std::vector<long> all_blocks;
   for (int w = 0; w < workers; ++w) {
+    out.undelivered_lids += undelivered[w];
     out.changed += entries[w];
     all_blocks.insert(all_blocks.end(), blocks[w].begin(), blocks[w].end());
   }

@@ -33,8 +33,13 @@ namespace ftclos {
 struct CrossingRepair {
   Routing routing;        // the last tables with `lids` routed again
   std::vector<int> lids;  // the LIDs a lost cable touched, ascending
+  std::vector<std::vector<int>> changed_switches;  // per LID of `lids`: the switches whose entry changed, ascending
   long changed = 0;       // entries that differ from the last tables (on LIDs with an owner)
   long changed_blocks = 0;  // (switch, 64-LID block) pairs holding them
+  // Of `lids`, those some switch's route to does not reach (its owner CA
+  // through its exit port, or its owner switch): every other column's
+  // routes are the last tables', over cables all still there.
+  long undelivered_lids = 0;
 };
 
 /// The last tables `previous` (indexed like input.fabric, on input.lids),

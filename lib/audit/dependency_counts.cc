@@ -1,0 +1,158 @@
+#include "audit/dependency_counts.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "core/workers.h"
+#include "detect/star_roots.h"
+
+namespace ftclos {
+namespace {
+
+constexpr int kVls = 16;
+// LIDs read together: a switch's entries for the block share a cache line.
+constexpr int kBlock = 64;
+
+int widest_switch(const Fabric& fabric) {
+  int ports = 0;
+  for (int x = 0; x < fabric.size(); ++x)
+    if (fabric.node(x).is_switch()) ports = std::max(ports, fabric.node(x).num_ports);
+  return ports + 1;
+}
+
+}  // namespace
+
+DependencyCounts::DependencyCounts(const Fabric& fabric, const LidMap& lids, const Lfts& lfts,
+                                   const std::vector<uint8_t>& dest_sl)
+    : channels_(fabric, StarRoots{}), width_(widest_switch(fabric)), counts_(kVls), listed_(fabric.size(), 0) {
+  const size_t slots = static_cast<size_t>(channels_.count()) * width_;
+  // Blocks of LIDs on every worker, each into counts of its own, summed.
+  const long blocks = (lids.max_lid + kBlock - 1) / kBlock;
+  const int workers = worker_count(blocks / 16 + 1);
+  std::vector<std::vector<std::vector<uint16_t>>> parts(workers, std::vector<std::vector<uint16_t>>(kVls));
+  const size_t nodes = fabric.size();
+  for_each_block(blocks, workers, [&](int w, long first_block, long end_block) {
+    std::vector<std::vector<uint16_t>>& mine = parts[w];
+    std::vector<uint8_t> block(static_cast<size_t>(kBlock) * nodes, kNoPath);
+    for (long b = first_block; b < end_block; ++b) {
+      const int first_lid = 1 + static_cast<int>(b) * kBlock;
+      const int last_lid = std::min(lids.max_lid, first_lid + kBlock - 1);
+      for (int x : channels_.switches())
+        for (int lid = first_lid; lid <= last_lid; ++lid)
+          block[static_cast<size_t>(lid - first_lid) * nodes + x] = lfts.at_or_none(x, lid);
+      // Switch by switch, so that one channel row takes the block's dependencies.
+      for (int x : channels_.switches())
+        for (int lid = first_lid; lid <= last_lid; ++lid) {
+          if (lids.owner[lid] < 0) continue;
+          const uint8_t* ports = &block[static_cast<size_t>(lid - first_lid) * nodes];
+          const int first = channels_.of(x, ports[x]);
+          if (first < 0) continue;
+          const int y = channels_.peer(first);
+          const int second = channels_.of(y, ports[y]);
+          if (second < 0) continue;
+          const int vl = (lid < static_cast<int>(dest_sl.size()) ? dest_sl[lid] : 0) & (kVls - 1);
+          if (mine[vl].empty()) mine[vl].assign(slots, 0);
+          ++mine[vl][slot(first, second)];
+        }
+    }
+  });
+  for (int vl = 0; vl < kVls; ++vl)
+    for (std::vector<std::vector<uint16_t>>& part : parts) {
+      if (part[vl].empty()) continue;
+      if (counts_[vl].empty()) {
+        counts_[vl] = std::move(part[vl]);
+        continue;
+      }
+      for (size_t i = 0; i < slots; ++i) counts_[vl][i] += part[vl][i];
+    }
+}
+
+void DependencyCounts::lose_cables(const Fabric& fabric) {
+  Channels now(fabric, StarRoots{});
+  for (std::vector<uint16_t>& counts : counts_) {
+    if (counts.empty()) continue;
+    for (int c = 0; c < channels_.count(); ++c) {
+      const size_t row = static_cast<size_t>(c) * width_;
+      if (channels_.peer(c) < 0) continue;
+      if (now.peer(c) < 0) {
+        std::fill_n(counts.begin() + row, width_, 0);
+        continue;
+      }
+      for (int q = 1; q < width_; ++q)
+        if (counts[row + q] != 0 && now.of(now.peer(c), q) < 0) counts[row + q] = 0;
+    }
+  }
+  channels_ = std::move(now);
+  into_.clear();
+}
+
+void DependencyCounts::add(int vl, int from, int to, int sign) {
+  std::vector<uint16_t>& counts = counts_[vl];
+  if (counts.empty()) counts.assign(static_cast<size_t>(channels_.count()) * width_, 0);
+  counts[slot(from, to)] = static_cast<uint16_t>(counts[slot(from, to)] + sign);
+}
+
+void DependencyCounts::list_into() {
+  into_.assign(listed_.size(), {});
+  for (int c = 0; c < channels_.count(); ++c)
+    if (channels_.peer(c) >= 0) into_[channels_.peer(c)].push_back(c);
+}
+
+uint16_t DependencyCounts::vls() const {
+  uint16_t out = 0;
+  for (int vl = 0; vl < kVls; ++vl)
+    if (!counts_[vl].empty() && std::ranges::any_of(counts_[vl], [](uint16_t n) { return n != 0; }))
+      out |= uint16_t{1} << vl;
+  return out;
+}
+
+bool DependencyCounts::operator==(const DependencyCounts& other) const {
+  const auto zero = [](const std::vector<uint16_t>& counts) {
+    return std::ranges::all_of(counts, [](uint16_t n) { return n == 0; });
+  };
+  for (int vl = 0; vl < kVls; ++vl) {
+    const std::vector<uint16_t>& mine = counts_[vl];
+    const std::vector<uint16_t>& theirs = other.counts_[vl];
+    if (mine.empty() || theirs.empty() ? !(zero(mine) && zero(theirs)) : mine != theirs) return false;
+  }
+  return width_ == other.width_;
+}
+
+std::vector<int> DependencyCounts::cycle(int vl) const {
+  if (counts_[vl].empty()) return {};
+  std::vector<uint8_t> color(channels_.count(), 0);  // 0 unseen, 1 on the path, 2 done
+  std::vector<int> parent(channels_.count(), -1);
+  std::vector<std::pair<int, int>> stack;  // channel, next port of its peer to try
+  for (int start = 0; start < channels_.count(); ++start) {
+    if (color[start] != 0 || channels_.peer(start) < 0) continue;
+    stack.assign(1, {start, 1});
+    color[start] = 1;
+    while (!stack.empty()) {
+      auto& [c, q] = stack.back();
+      const size_t row = static_cast<size_t>(c) * width_;
+      int onward = -1;
+      for (; q < width_ && onward < 0; ++q) {
+        const int to = counts_[vl][row + q] != 0 ? channels_.of(channels_.peer(c), q) : -1;
+        if (to >= 0 && color[to] != 2) onward = to;
+      }
+      if (onward < 0) {
+        color[c] = 2;
+        stack.pop_back();
+        continue;
+      }
+      if (color[onward] == 1) {  // back on the path: the cycle is onward .. c
+        std::vector<int> found;
+        for (int at = c; at != onward; at = parent[at]) found.push_back(at);
+        found.push_back(onward);
+        std::ranges::reverse(found);
+        return found;
+      }
+      parent[onward] = c;
+      color[onward] = 1;
+      stack.emplace_back(onward, 1);
+    }
+  }
+  return {};
+}
+
+}  // namespace ftclos

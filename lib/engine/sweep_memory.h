@@ -1,0 +1,38 @@
+// What a sweep keeps for the next one (issue #44): the published tables'
+// dependency counts (audit/dependency_counts.h) and their check, on one
+// numbering of nodes and LIDs. With them a failure sweep reads only the
+// LIDs it changes: their old and new entries' dependencies replace each
+// other in the counts (the graph of the new tables, no pass over the
+// others), the counts less the changed entries are the steps' transition
+// base, and a repair's columns are walked where the whole audit ran.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "audit/audit.h"
+#include "audit/dependency_counts.h"
+#include "core/fabric.h"
+#include "route/lid_map.h"
+
+namespace ftclos {
+
+struct SweepMemory {
+  std::vector<uint64_t> guids;  // per node
+  std::vector<int> owners;      // per LID
+  long cabled_cas = 0;          // CAs with a cable
+  Correctness check;            // of the tables, every route delivered, no credit loop
+  std::optional<DependencyCounts> counts;  // of the tables' every entry
+
+  /// Whether it holds counts for tables on `fabric`'s nodes (cables may
+  /// have been lost or gained since) and `lids`.
+  bool fits(const Fabric& fabric, const LidMap& lids) const;
+  void keep(const Fabric& fabric, const LidMap& lids, const Correctness& sound, DependencyCounts kept);
+  void clear() { *this = SweepMemory(); }
+};
+
+/// CAs whose port 1 has a cable (the port their LIDs are routed to).
+long cabled_cas(const Fabric& fabric);
+
+}  // namespace ftclos

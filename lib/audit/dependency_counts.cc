@@ -10,8 +10,13 @@ namespace ftclos {
 namespace {
 
 constexpr int kVls = 16;
-// LIDs read together: a switch's entries for the block share a cache line.
-constexpr int kBlock = 64;
+// LIDs counted together. A block holds each switch's entries for them side
+// by side (one copy of a run of its table), so a switch's dependencies read
+// its own run and its neighbours' in order while its channel rows stay in
+// cache; per block every row is visited once. On FT(48,3), 2 threads: 64
+// LIDs per block (each LID's entries gathered across the tables) 500-560
+// ms, 256-1,024 LIDs 220-260 ms, 4,096 410-560 ms.
+constexpr int kBlock = 256;
 
 int widest_switch(const Fabric& fabric) {
   int ports = 0;
@@ -30,30 +35,58 @@ DependencyCounts::DependencyCounts(const Fabric& fabric, const LidMap& lids, con
   const long blocks = (lids.max_lid + kBlock - 1) / kBlock;
   const int workers = worker_count(blocks / 16 + 1);
   std::vector<std::vector<std::vector<uint16_t>>> parts(workers, std::vector<std::vector<uint16_t>>(kVls));
-  const size_t nodes = fabric.size();
+  // A block's entries by switch rank (the switches alone: the block stays
+  // in the second-level cache while its dependencies are read from it).
+  const std::vector<int>& switches = channels_.switches();
+  const size_t ranks = switches.size();
+  std::vector<int> rank(fabric.size(), -1);
+  for (size_t r = 0; r < ranks; ++r) rank[switches[r]] = static_cast<int>(r);
+  // Flat lookups for the pass (88 million entries on FT(48,3)): per rank its
+  // first channel number and port count, per channel the rank it leads to.
+  std::vector<int> base(ranks), ports_of(ranks), peer_rank(channels_.count(), -1);
+  for (size_t r = 0; r < ranks; ++r) {
+    base[r] = channels_.of(switches[r], 1) >= 0 ? channels_.of(switches[r], 1) - 1 : -1;
+    ports_of[r] = fabric.node(switches[r]).num_ports;
+    for (int port = 1; port <= ports_of[r]; ++port)
+      if (const int c = channels_.of(switches[r], port); c >= 0) {
+        base[r] = c - port;
+        peer_rank[c] = rank[channels_.peer(c)];
+      }
+  }
   for_each_block(blocks, workers, [&](int w, long first_block, long end_block) {
     std::vector<std::vector<uint16_t>>& mine = parts[w];
-    std::vector<uint8_t> block(static_cast<size_t>(kBlock) * nodes, kNoPath);
+    std::vector<uint8_t> block(static_cast<size_t>(kBlock) * ranks, kNoPath);  // [rank][LID in block]
     for (long b = first_block; b < end_block; ++b) {
       const int first_lid = 1 + static_cast<int>(b) * kBlock;
       const int last_lid = std::min(lids.max_lid, first_lid + kBlock - 1);
-      for (int x : channels_.switches())
-        for (int lid = first_lid; lid <= last_lid; ++lid)
-          block[static_cast<size_t>(lid - first_lid) * nodes + x] = lfts.at_or_none(x, lid);
+      for (size_t r = 0; r < ranks; ++r) {
+        const std::vector<uint8_t>& table = lfts.port[switches[r]];
+        uint8_t* run = &block[r * kBlock];
+        const int held = std::clamp(static_cast<int>(table.size()) - first_lid, 0, last_lid - first_lid + 1);
+        if (held > 0) std::copy_n(table.begin() + first_lid, held, run);
+        std::fill(run + held, run + kBlock, kNoPath);
+      }
+      int vl_of[kBlock];  // -1: no owner
+      for (int lid = first_lid; lid <= last_lid; ++lid) {
+        vl_of[lid - first_lid] =
+            lids.owner[lid] < 0 ? -1 : (lid < static_cast<int>(dest_sl.size()) ? dest_sl[lid] : 0) & (kVls - 1);
+        if (vl_of[lid - first_lid] >= 0 && mine[vl_of[lid - first_lid]].empty()) mine[vl_of[lid - first_lid]].assign(slots, 0);
+      }
       // Switch by switch, so that one channel row takes the block's dependencies.
-      for (int x : channels_.switches())
-        for (int lid = first_lid; lid <= last_lid; ++lid) {
-          if (lids.owner[lid] < 0) continue;
-          const uint8_t* ports = &block[static_cast<size_t>(lid - first_lid) * nodes];
-          const int first = channels_.of(x, ports[x]);
-          if (first < 0) continue;
-          const int y = channels_.peer(first);
-          const int second = channels_.of(y, ports[y]);
-          if (second < 0) continue;
-          const int vl = (lid < static_cast<int>(dest_sl.size()) ? dest_sl[lid] : 0) & (kVls - 1);
-          if (mine[vl].empty()) mine[vl].assign(slots, 0);
-          ++mine[vl][slot(first, second)];
+      for (size_t r = 0; r < ranks; ++r) {
+        if (base[r] < 0) continue;  // no cable to a switch
+        const uint8_t* run = &block[r * kBlock];
+        for (int i = 0; i <= last_lid - first_lid; ++i) {
+          const int vl = vl_of[i];
+          const uint8_t p = run[i];
+          if (vl < 0 || p == 0 || p > ports_of[r]) continue;
+          const int first = base[r] + p, y = peer_rank[first];
+          if (y < 0) continue;
+          const uint8_t q = block[static_cast<size_t>(y) * kBlock + i];
+          if (q == 0 || q > ports_of[y] || base[y] < 0 || peer_rank[base[y] + q] < 0) continue;
+          ++mine[vl][static_cast<size_t>(first) * width_ + q];
         }
+      }
     }
   });
   for (int vl = 0; vl < kVls; ++vl)

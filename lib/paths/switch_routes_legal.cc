@@ -440,9 +440,14 @@ class LegalCompleter {
   }
 
   void write_back() {
+    // A repair compares with its gathered column: a table read is a cache miss.
+    uint8_t* gathered = repair_ ? repair_->now.column(lid_) : nullptr;
     for (int x : dirty_list_) {
-      if (column_[x] != lfts_.at_or_none(x, lid_)) lfts_.port[x][lid_] = column_[x];  // sized by the caller
-      if (repair_) repair_->now.column(lid_)[repair_->now.rank(x)] = column_[x];
+      uint8_t& held = gathered ? gathered[repair_->now.rank(x)] : lfts_.port[x][lid_];  // sized by the caller
+      if (column_[x] != held) {
+        held = column_[x];
+        if (gathered) lfts_.port[x][lid_] = column_[x];
+      }
       dirty_[x] = false;
     }
     dirty_list_.clear();

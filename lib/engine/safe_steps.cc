@@ -83,17 +83,20 @@ struct Change {
 // step more ("hold the first back"): a single cut takes two steps.
 Schedule hold_back_schedule(const Change& change) {
   Schedule step = change.ones();
-  const std::vector<int>& switches = change.switches();
-  std::vector<std::array<int, 2>> hops(change.fabric.size());  // next switch before and after step t
+  std::vector<std::array<int, 2>> hops(change.fabric.size());  // of a changed switch: next switch before and after step t
   UnionLoopSearch loops(change.fabric.size());
   for (size_t i = 0; i < change.lid_changes.size(); ++i) {
     const LidChange& entry = change.lid_changes[i];
     const int lid = entry.lid;
     change.index(entry, true);
-    for (int x : switches) {
-      const int old_hop = change.next(change.before.lfts, x, lid);
-      hops[x] = {old_hop, old_hop};
-    }
+    // A loop of the union passes a changed entry (the old tables are
+    // loop-free), so the search starts at those, and reads another switch's
+    // entry only where it goes (the whole column was a cache miss per switch).
+    const auto union_hops = [&](int x) {
+      if (change.index_of[x] >= 0) return hops[x];
+      const int hop = change.next(change.before.lfts, x, lid);
+      return std::array<int, 2>{hop, hop};
+    };
     for (int t = 1; !entry.switches.empty() && t < 255; ++t) {
       bool later = false;
       for (;;) {
@@ -104,7 +107,7 @@ Schedule hold_back_schedule(const Change& change) {
           hops[x] = {s < t ? new_hop : old_hop, s <= t ? new_hop : old_hop};
           later |= s > t;
         }
-        const std::vector<int> loop = loops.find(switches, [&](int x) { return hops[x]; });
+        const std::vector<int> loop = loops.find(entry.switches, union_hops);
         if (loop.empty()) break;
         // Hold back a switch whose edge on the loop is its new entry, taken at step t.
         int held = -1;

@@ -749,7 +749,7 @@ LegalSwitchRoutes make_switch_routes_legal(const RoutingInput& input, Lfts& lfts
   std::vector<int> every_lid;
   if (!repair)
     for (int lid = 1; lid <= lids.max_lid; ++lid) every_lid.push_back(lid);
-  const std::vector<int>* only_lids = repair ? &repair->now.lids() : &every_lid;
+  const std::vector<int>* only_lids = repair ? &repair->lids : &every_lid;
   // Every switch's table holds every LID first: the completers write theirs in parallel.
   for (int x = 0; x < input.fabric.size(); ++x)
     if (input.fabric.node(x).is_switch() && lfts.port[x].size() < static_cast<size_t>(lids.max_lid) + 1)

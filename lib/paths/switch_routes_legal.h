@@ -30,11 +30,13 @@
 
 namespace ftclos {
 
-/// The LIDs a repair routes again, their columns gathered (ascending, the
-/// same LIDs in both): of the tables being repaired, and of the previous ones.
+/// The LIDs a repair routes again, their columns gathered (the same LIDs in
+/// both): of the tables being repaired, and of the previous ones; and the
+/// LIDs among them whose switches' routes to complete (ascending).
 struct RepairColumns {
   LidColumns& now;
   const LidColumns& previous;
+  const std::vector<int>& lids;
 };
 
 struct LegalSwitchRoutes {

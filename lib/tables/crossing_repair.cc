@@ -107,14 +107,20 @@ class ColumnRepairer {
   }
 
   /// Repairs `lid`'s column of `columns` in place.
-  void repair(LidColumns& columns, int lid, const Exit& exit) {
-    if (exit.target < 0 || reach_.index(exit.target) < 0) return;
+  /// Returns whether the column is settled: every switch delivers by
+  /// entries the rule allows, and every entry taken out led nowhere (so
+  /// make_switch_routes_legal has no entry to complete nor to take back).
+  bool repair(LidColumns& columns, int lid, const Exit& exit) {
+    if (exit.target < 0 || reach_.index(exit.target) < 0) return false;
     target_ = exit.target;
     column_ = columns.column(lid);
     columns_ = &columns;
+    bool took_live = false;
     for (int x : switches_) {
       const uint8_t port = entry(x);
-      if (x != target_ && port != kNoPath && !reach_.allows(x, exit, port)) entry(x) = kNoPath;
+      if (x == target_ || port == kNoPath || reach_.allows(x, exit, port)) continue;
+      took_live |= port != 0 && port <= fabric_.node(x).num_ports && fabric_.node(x).ports[port].peer.valid();
+      entry(x) = kNoPath;
     }
     entry(target_) = static_cast<uint8_t>(exit.port);
     for (bool filled = true; filled;) {
@@ -123,6 +129,7 @@ class ColumnRepairer {
       for (int x : switches_)
         if (state_[x] == kFails && entry(x) == kNoPath && reach_.in_updown(x, target_)) filled |= fill(x, lid, exit);
     }
+    return !took_live && std::ranges::all_of(switches_, [&](int x) { return state_[x] == kDelivers; });
   }
 
  private:
@@ -260,15 +267,19 @@ Result<CrossingRepair> repair_crossing_lids(const RoutingInput& input, const Lft
   const std::vector<Exit> exits = exits_by_lid(fabric, lids);
   const long count = static_cast<long>(out.lids.size());
   const int workers = worker_count(count / 64 + 1);
+  std::vector<uint8_t> settled(count, 0);
   for_each_block(count, workers, [&](int, long begin, long end) {
     ColumnRepairer repairer(fabric, reach);
-    for (long i = begin; i < end; ++i) {
-      const int lid = out.lids[i];
-      repairer.repair(now, lid, exits[lid]);
-    }
+    for (long i = begin; i < end; ++i) settled[i] = repairer.repair(now, out.lids[i], exits[out.lids[i]]);
   });
   now.scatter(routing.lfts);
-  const RepairColumns columns{now, before};
+  // Switches' own routes: only where the rule left a switch without a
+  // route, or took out an entry that may deliver all the same (the
+  // completion takes those back where they still do).
+  std::vector<int> unsettled;
+  for (long i = 0; i < count; ++i)
+    if (!settled[i]) unsettled.push_back(out.lids[i]);
+  const RepairColumns columns{now, before, unsettled};
   const LegalSwitchRoutes legal = make_switch_routes_legal(input, routing.lfts, routing.dest_sl, &previous, &columns);
   if (legal.illegal > 0 || !legal.left.empty())
     return Status::Error(fmt::format("{} switch routes find no legal path, {} LIDs' CA routes turn", legal.illegal,
@@ -286,9 +297,9 @@ Result<CrossingRepair> repair_crossing_lids(const RoutingInput& input, const Lft
       const int lid = out.lids[i];
       const uint8_t* was = before.column(lid);
       const uint8_t* is = now.column(lid);
-      for (int x = 0; x < fabric.size(); ++x) {
-        const int r = before.rank(x);
-        if (r < 0 || was[r] == is[r]) continue;
+      for (int r = 0; r < before.switches(); ++r) {  // ascending by node, as ranks are
+        if (was[r] == is[r]) continue;
+        const int x = before.switch_at(r);
         ++entries[w];
         blocks[w].push_back(x * per_table + lid / kLftBlockLids);
         out.changed_switches[i].push_back(x);

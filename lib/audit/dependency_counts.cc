@@ -100,6 +100,14 @@ DependencyCounts::DependencyCounts(const Fabric& fabric, const LidMap& lids, con
     }
 }
 
+bool DependencyCounts::lost_cables_only(const Fabric& fabric) const {
+  const Channels now(fabric, StarRoots{});
+  if (now.count() != channels_.count()) return false;
+  for (int c = 0; c < now.count(); ++c)
+    if (now.peer(c) >= 0 && now.peer(c) != channels_.peer(c)) return false;
+  return true;
+}
+
 void DependencyCounts::lose_cables(const Fabric& fabric) {
   Channels now(fabric, StarRoots{});
   for (std::vector<uint16_t>& counts : counts_) {

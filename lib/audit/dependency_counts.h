@@ -28,8 +28,13 @@ class DependencyCounts {
   /// SL 0). One pass over the tables, blocks of LIDs in parallel.
   DependencyCounts(const Fabric& fabric, const LidMap& lids, const Lfts& lfts, const std::vector<uint8_t>& dest_sl);
 
-  /// The channels of `fabric`, the same nodes with cables lost since: the
-  /// dependencies through channels that lead nowhere now are dropped.
+  /// Whether `fabric` has the same nodes with switch cables lost at most:
+  /// no switch port leads to another switch than it did, or to one where
+  /// it led to none (a moved cable's channel would keep its old peer's
+  /// dependencies and lack its new one's).
+  bool lost_cables_only(const Fabric& fabric) const;
+  /// The channels of `fabric` (lost_cables_only): the dependencies through
+  /// channels that lead nowhere now are dropped.
   void lose_cables(const Fabric& fabric);
 
   const Channels& channels() const { return channels_; }

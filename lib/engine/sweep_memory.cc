@@ -15,7 +15,7 @@ bool SweepMemory::fits(const Fabric& fabric, const LidMap& lids) const {
   if (!counts || guids.size() != static_cast<size_t>(fabric.size()) || owners != lids.owner) return false;
   for (int x = 0; x < fabric.size(); ++x)
     if (fabric.node(x).guid != guids[x]) return false;
-  return true;
+  return counts->lost_cables_only(fabric);
 }
 
 void SweepMemory::keep(const Fabric& fabric, const LidMap& lids, const Correctness& sound, DependencyCounts kept) {

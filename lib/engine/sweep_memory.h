@@ -25,8 +25,8 @@ struct SweepMemory {
   Correctness check;            // of the tables, every route delivered, no credit loop
   std::optional<DependencyCounts> counts;  // of the tables' every entry
 
-  /// Whether it holds counts for tables on `fabric`'s nodes (cables may
-  /// have been lost or gained since) and `lids`.
+  /// Whether it holds counts for tables on `fabric`'s nodes (switch cables
+  /// may have been lost since, none moved or gained) and `lids`.
   bool fits(const Fabric& fabric, const LidMap& lids) const;
   void keep(const Fabric& fabric, const LidMap& lids, const Correctness& sound, DependencyCounts kept);
   void clear() { *this = SweepMemory(); }

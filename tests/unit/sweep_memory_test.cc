@@ -103,6 +103,41 @@ TEST_P(SweepMemoryTest, AFailureSweepWithMemoryDecidesAsOneWithout) {
   EXPECT_GT(stepped, 0);
 }
 
+// Counts kept for other cables are no memory: two cables swapped (each
+// channel's dependencies are its peer's entries), or a cable gained.
+TEST(SweepMemory, FitsOnlyTheSameNodesWithCablesLost) {
+  const Fabric fabric = *generate_ftree(8, 3);
+  const LidMap lids = *assign_lids(fabric, 0);
+  const HostHints hints;
+  SweepMemory memory;
+  SweepInput first{fabric, lids, hints};
+  first.memory = &memory;
+  ASSERT_TRUE(run_sweep(first, options()).ok());
+  std::vector<PortRef> ups;  // switch ports cabled up to a switch of a higher index
+  for (int x = 0; x < fabric.size(); ++x)
+    for (int p = 1; p <= fabric.node(x).num_ports; ++p) {
+      const PortRef peer = fabric.peer({x, p});
+      if (fabric.node(x).is_switch() && peer.valid() && fabric.node(peer.node).is_switch() && peer.node > x)
+        ups.push_back({x, p});
+    }
+  ASSERT_GE(ups.size(), 2u);
+  const PortRef a = ups.front(), b = ups.back(), a_peer = fabric.peer(a), b_peer = fabric.peer(b);
+  Fabric lost = fabric;
+  lost.disconnect(a);
+  EXPECT_TRUE(memory.fits(lost, lids));
+  Fabric swapped = lost;
+  swapped.disconnect(b);
+  ASSERT_TRUE(swapped.connect(a, b_peer).ok());
+  ASSERT_TRUE(swapped.connect(b, a_peer).ok());
+  EXPECT_FALSE(memory.fits(swapped, lids));
+  Fabric regained = lost;
+  ASSERT_TRUE(regained.connect(a, a_peer).ok());
+  EXPECT_TRUE(memory.fits(regained, lids));  // the very cable back: its channel leads where it did
+  LidMap other = lids;
+  other.owner[1] = -1;
+  EXPECT_FALSE(memory.fits(fabric, other));
+}
+
 INSTANTIATE_TEST_SUITE_P(Fabrics, SweepMemoryTest,
                          ::testing::Values(Case{"ft_8_3", [] { return generate_ftree(8, 3); }, 1, true},
                                            Case{"ft_16_3", [] { return generate_ftree(16, 3); }, 23, true},

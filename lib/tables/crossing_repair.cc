@@ -90,7 +90,7 @@ Touched scan_tables(const Fabric& fabric, const LidMap& lids, const Lfts& previo
   return touched;
 }
 
-// Routes the CA routes of one LID again from its last column: an entry the
+// Routes one LID again from its last column (CA LIDs and switch LIDs): an entry the
 // up/down rule still allows stays (it lies on a shortest up/down path, so
 // kept and new entries compose into such paths and cannot loop); every
 // other becomes a hole, and a hole from which an up/down path exists takes
@@ -258,9 +258,10 @@ Result<CrossingRepair> repair_crossing_lids(const RoutingInput& input, const Lft
       for (int x = 0; x < fabric.size(); ++x)
         if (fabric.node(x).is_switch()) routing.lfts.port[x][lid] = kNoPath;
 
-  // CA routes first (switch LIDs carry switches' own routes only), on the
-  // LIDs' columns gathered, a LID's column being its own: blocks of LIDs in
-  // parallel.
+  // Every LID by the rule first, on the LIDs' columns gathered, a LID's
+  // column being its own: blocks of LIDs in parallel. Switch LIDs too: the
+  // CAs' routes to them (PMA queries) then keep every entry still allowed,
+  // where the completion below would reroute them from their leaves.
   const LidColumns before(fabric, previous, out.lids, lids.max_lid);
   LidColumns now = before;
   const UpDownReach reach(fabric, input.detection.levels);
@@ -313,8 +314,8 @@ Result<CrossingRepair> repair_crossing_lids(const RoutingInput& input, const Lft
     out.changed += entries[w];
     all_blocks.insert(all_blocks.end(), blocks[w].begin(), blocks[w].end());
   }
-  std::ranges::sort(all_blocks);
-  out.changed_blocks = std::ranges::distance(all_blocks.begin(), std::ranges::unique(all_blocks).begin());
+  std::sort(all_blocks.begin(), all_blocks.end());
+  out.changed_blocks = std::unique(all_blocks.begin(), all_blocks.end()) - all_blocks.begin();
   routing.rerouted = static_cast<int>(out.changed);
   routing.notes.push_back(fmt::format(
       "repair: the {} LIDs whose paths crossed a lost cable routed again ({} entries, {} of them switches' own "

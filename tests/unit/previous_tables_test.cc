@@ -14,6 +14,7 @@
 #include "paths/switch_routes_legal.h"
 #include "schemes/switch_traffic.h"
 #include "engine/route_fabric.h"
+#include "routing_checks.h"
 
 namespace ftclos {
 namespace {
@@ -130,13 +131,7 @@ TEST_P(PreviousTables, OneCutCableChangesOnlyThePathsThatCrossedIt) {
   const Fabric fabric = *GetParam().make();
   Result<RoutedFabric> before = route_fabric(fabric, GetParam().scheme, *assign_lids(fabric, 0), {}, nullptr, kUnpolished);
   ASSERT_TRUE(before.ok()) << before.status().message();
-  std::vector<PortRef> cables;  // lower end of every switch-to-switch cable
-  for (int x = 0; x < fabric.size(); ++x)
-    for (int p = 1; p <= fabric.node(x).num_ports; ++p) {
-      const PortRef peer = fabric.peer({x, p});
-      if (fabric.node(x).is_switch() && peer.valid() && fabric.node(peer.node).is_switch() && x < peer.node)
-        cables.push_back({x, p});
-    }
+  const std::vector<PortRef> cables = switch_cables(fabric);
   long kept_total = 0, scratch_total = 0;
   for (size_t i = 0; i < cables.size(); i += 23) {
     const PortRef cut = cables[i], other = fabric.peer(cut);

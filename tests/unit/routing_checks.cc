@@ -117,6 +117,17 @@ Routed route_fabric(const Scheme& scheme, Fabric fabric, int lmc, bool polish) {
   return routed;
 }
 
+std::vector<PortRef> switch_cables(const Fabric& fabric) {
+  std::vector<PortRef> cables;
+  for (int x = 0; x < fabric.size(); ++x)
+    for (int p = 1; p <= fabric.node(x).num_ports; ++p) {
+      const PortRef peer = fabric.peer({x, p});
+      if (fabric.node(x).is_switch() && peer.valid() && fabric.node(peer.node).is_switch() && x < peer.node)
+        cables.push_back({x, p});
+    }
+  return cables;
+}
+
 int leaf_of(const Fabric& fabric, int ca) {
   if (fabric.node(ca).num_ports < 1) return -1;
   const PortRef peer = fabric.node(ca).ports[1].peer;

@@ -125,6 +125,10 @@ void expect_repair_moves_only_switch_routes(const Routed& routed);
 /// (switch, LID) of every entry that differs between two LFT sets of one fabric.
 std::vector<std::pair<int, int>> changed_entries(const Lfts& before, const Lfts& after);
 
+/// Every switch-to-switch cable once, by its end at the lower node index,
+/// in node then port order: the cables a test cuts one at a time.
+std::vector<PortRef> switch_cables(const Fabric& fabric);
+
 /// The switch CA `ca` is cabled to by port 1; -1 when none.
 int leaf_of(const Fabric& fabric, int ca);
 

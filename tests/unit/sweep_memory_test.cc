@@ -14,6 +14,7 @@
 
 #include "engine/sweep.h"
 #include "gen/generate.h"
+#include "routing_checks.h"
 
 namespace ftclos {
 namespace {
@@ -64,39 +65,36 @@ TEST_P(SweepMemoryTest, AFailureSweepWithMemoryDecidesAsOneWithout) {
   ASSERT_TRUE(before.ok()) << before.message;
   ASSERT_TRUE(memory.fits(fabric, lids));
   EXPECT_EQ(*memory.counts, DependencyCounts(fabric, lids, before.sweep.routing.lfts, before.sweep.routing.dest_sl));
+  const std::vector<PortRef> cables = switch_cables(fabric);
   long cuts = 0, repaired = 0, stepped = 0;
-  for (int x = 0; x < fabric.size(); ++x)
-    for (int p = 1; p <= fabric.node(x).num_ports; ++p) {
-      const PortRef end{x, p}, other = fabric.peer(end);
-      if (!fabric.node(x).is_switch() || !other.valid() || !fabric.node(other.node).is_switch() || other.node < x)
-        continue;
-      if (cuts++ % GetParam().every != 0) continue;
-      const std::string where = fabric.node(x).name + " port " + std::to_string(p);
-      Fabric damaged = fabric;
-      damaged.disconnect(end);
-      SweepMemory kept = memory;
-      SweepInput input{damaged, lids, hints, &before.sweep.routing.lfts};
-      input.previous_sl = &before.sweep.routing.dest_sl;
-      const SweepOutcome without = run_sweep(input, options());
-      input.memory = &kept;
-      const SweepOutcome with = run_sweep(input, options());
-      ASSERT_TRUE(with.ok() && without.ok()) << where << ": " << with.message << without.message;
-      const Routing& routing = with.sweep.routing;
-      EXPECT_EQ(routing.lfts.port, without.sweep.routing.lfts.port) << where;
-      EXPECT_EQ(routing.dest_sl, without.sweep.routing.dest_sl) << where;
-      expect_same_verdicts(with.sweep.check, without.sweep.check, where);
-      expect_same_steps(with.sweep.steps, without.sweep.steps, where);
-      repaired += with.sweep.repaired_lids >= 0;
-      // A repair is checked in its LIDs alone; every change's steps come from the counts.
-      EXPECT_EQ(with.sweep.checked_repaired_only, with.sweep.repaired_lids >= 0) << where;
-      EXPECT_FALSE(without.sweep.checked_repaired_only || without.sweep.steps_from_memory) << where;
-      EXPECT_TRUE(with.sweep.steps_from_memory || with.sweep.changed == 0) << where;
-      stepped += with.sweep.steps.steps.size() > 1;
-      ASSERT_TRUE(kept.fits(damaged, lids)) << where;
-      EXPECT_EQ(*kept.counts, DependencyCounts(damaged, lids, routing.lfts, routing.dest_sl)) << where;
-    }
-  std::printf("%ld cuts: %ld repaired in their crossing LIDs, %ld in more than one step\n",
-              (cuts + GetParam().every - 1) / GetParam().every, repaired, stepped);
+  for (size_t i = 0; i < cables.size(); i += GetParam().every) {
+    const PortRef end = cables[i];
+    ++cuts;
+    const std::string where = fabric.node(end.node).name + " port " + std::to_string(end.port);
+    Fabric damaged = fabric;
+    damaged.disconnect(end);
+    SweepMemory kept = memory;
+    SweepInput input{damaged, lids, hints, &before.sweep.routing.lfts};
+    input.previous_sl = &before.sweep.routing.dest_sl;
+    const SweepOutcome without = run_sweep(input, options());
+    input.memory = &kept;
+    const SweepOutcome with = run_sweep(input, options());
+    ASSERT_TRUE(with.ok() && without.ok()) << where << ": " << with.message << without.message;
+    const Routing& routing = with.sweep.routing;
+    EXPECT_EQ(routing.lfts.port, without.sweep.routing.lfts.port) << where;
+    EXPECT_EQ(routing.dest_sl, without.sweep.routing.dest_sl) << where;
+    expect_same_verdicts(with.sweep.check, without.sweep.check, where);
+    expect_same_steps(with.sweep.steps, without.sweep.steps, where);
+    repaired += with.sweep.repaired_lids >= 0;
+    // A repair is checked in its LIDs alone; every change's steps come from the counts.
+    EXPECT_EQ(with.sweep.checked_repaired_only, with.sweep.repaired_lids >= 0) << where;
+    EXPECT_FALSE(without.sweep.checked_repaired_only || without.sweep.steps_from_memory) << where;
+    EXPECT_TRUE(with.sweep.steps_from_memory || with.sweep.changed == 0) << where;
+    stepped += with.sweep.steps.steps.size() > 1;
+    ASSERT_TRUE(kept.fits(damaged, lids)) << where;
+    EXPECT_EQ(*kept.counts, DependencyCounts(damaged, lids, routing.lfts, routing.dest_sl)) << where;
+  }
+  std::printf("%ld cuts: %ld repaired in their crossing LIDs, %ld in more than one step\n", cuts, repaired, stepped);
   if (GetParam().repairs_lids) {
     EXPECT_GT(repaired, 0);
   }
@@ -113,13 +111,7 @@ TEST(SweepMemory, FitsOnlyTheSameNodesWithCablesLost) {
   SweepInput first{fabric, lids, hints};
   first.memory = &memory;
   ASSERT_TRUE(run_sweep(first, options()).ok());
-  std::vector<PortRef> ups;  // switch ports cabled up to a switch of a higher index
-  for (int x = 0; x < fabric.size(); ++x)
-    for (int p = 1; p <= fabric.node(x).num_ports; ++p) {
-      const PortRef peer = fabric.peer({x, p});
-      if (fabric.node(x).is_switch() && peer.valid() && fabric.node(peer.node).is_switch() && peer.node > x)
-        ups.push_back({x, p});
-    }
+  const std::vector<PortRef> ups = switch_cables(fabric);
   ASSERT_GE(ups.size(), 2u);
   const PortRef a = ups.front(), b = ups.back(), a_peer = fabric.peer(a), b_peer = fabric.peer(b);
   Fabric lost = fabric;

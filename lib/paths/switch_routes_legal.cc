@@ -353,6 +353,7 @@ class LegalCompleter {
       note_turns(lid);
       return true;
     }
+    if (repair_) return complete_repaired_column(*previous);
     // Keeping the previous ports and then rerouting can change more than
     // completing the scheme's entries afresh (when the turn leaf moved):
     // both are legal, so the one that changes fewer entries is written.
@@ -378,9 +379,31 @@ class LegalCompleter {
     return true;
   }
 
+  // A repair's column (RepairColumns): its switches no CA route crosses
+  // take their previous ports, and only those whose route no longer
+  // delivers legally (it crossed the lost cable) are rerouted, round by
+  // round from the routes that do. The turn leaf stays
+  // (switch_turn_leaf_stays), so a kept route turns where it did; neither
+  // the scheme's entries nor a fresh completion are weighed (on FT(48,3)
+  // after an L2-L3 cut that halved the completion, and a rerouted switch
+  // keeps the routes through it: fewer entries change).
+  bool complete_repaired_column(const Lfts& previous) {
+    read_previous_column(previous);
+    if (take_previous()) settle_all();
+    const long written = out_.written;
+    reroute_bad(lid_, /*nearest_first=*/true);
+    if (out_.written != written) settle_all();  // note_turns reads every shape
+    note_turns(lid_);
+    return true;
+  }
+
   // Every switch's (settle may pass switches outside switches_); CAs have none.
   void reset_shapes() {
     for (int x : every_switch_) shape_[x] = kUnknown;
+  }
+  void settle_all() {
+    reset_shapes();
+    for (int x : switches_) settle(x);
   }
 
   // Settles every switch for `lid`; false when its owner hangs on no switch a CA reaches.
@@ -392,8 +415,7 @@ class LegalCompleter {
     std::fill(fixed_.begin(), fixed_.end(), false);
     read_column(lid);
     if (owner_ >= 0 && owner_ == place_.orphan) route_down_the_gate();
-    reset_shapes();
-    for (int x : switches_) settle(x);
+    settle_all();
     return true;
   }
 
@@ -525,8 +547,7 @@ class LegalCompleter {
       moved.push_back(x);
     }
     if (moved.empty()) return;
-    reset_shapes();
-    for (int x : switches_) settle(x);
+    settle_all();
     out_.written += static_cast<long>(moved.size());
     out_.turned += std::ranges::count_if(moved, [&](int x) { return shape_[x] == kTurnDown || shape_[x] == kTurnUp; });
   }
@@ -536,15 +557,20 @@ class LegalCompleter {
       out_.turning_lids.push_back(lid);
   }
 
-  // Gives every switch whose route for `lid` does not deliver legally a port to one that does.
-  void reroute_bad(int lid) {
+  // Gives every switch whose route for `lid` does not deliver legally a port
+  // to one that does. With `nearest_first`, where no switch whose own entry
+  // is at fault can be given one, those one hop behind such a switch go
+  // before any other: rerouting them keeps the routes through them.
+  void reroute_bad(int lid, bool nearest_first = false) {
     std::vector<int> bad;
     for (int x : switches_)
       if (shape_[x] == kBad && !fixed_[x]) bad.push_back(x);
     // Rounds: round r settles the switches r hops from routes that deliver,
     // first those whose own entry is at fault, then any.
     while (!bad.empty()) {
-      if (!reroute(bad, lid, /*own_fault_only=*/true) && !reroute(bad, lid, false)) break;
+      if (!reroute(bad, lid, Fault::kOwn) && !(nearest_first && reroute(bad, lid, Fault::kNext)) &&
+          !reroute(bad, lid, Fault::kAny))
+        break;
       std::erase_if(bad, [&](int x) { return shape_[x] != kBad; });
       for (int x : bad) shape_[x] = kUnknown;
       for (int x : bad) settle(x);
@@ -572,8 +598,7 @@ class LegalCompleter {
     out_.turned = column.turned;
     out_.illegal = column.illegal;
     out_.illegal_lids.resize(column.illegal_lids);
-    reset_shapes();
-    for (int x : switches_) settle(x);
+    settle_all();
   }
 
   // The column's entries that differ from the previous tables' at the
@@ -608,8 +633,7 @@ class LegalCompleter {
     bool settled = false;  // shapes change only where an entry does
     for (bool own_fault_only = true;;) {
       if (!settled) {
-        reset_shapes();
-        for (int x : switches_) settle(x);
+        settle_all();
         settled = true;
       }
       bool restored = false;
@@ -636,16 +660,24 @@ class LegalCompleter {
     return true;
   }
 
-  // Gives the switches of `bad` a port to a switch whose route delivers, the
-  // best shape first; with `own_fault_only`, only those whose own entry (not
-  // a later one) is at fault. Whether any was given.
-  bool reroute(const std::vector<int>& bad, int lid, bool own_fault_only) {
+  // Which switches of `bad` reroute() gives a port: those whose own entry
+  // (not a later one) is at fault, those whose next switch's own entry is,
+  // or any.
+  enum class Fault { kOwn, kNext, kAny };
+
+  // Whether `x`'s own entry is at fault, not a later one.
+  bool own_fault(int x) const {
+    const int next = next_of(x);
+    return next < 0 || shape_[next] != kBad;
+  }
+
+  // Gives the switches of `bad` that `fault` names a port to a switch whose
+  // route delivers, the best shape first. Whether any was given.
+  bool reroute(const std::vector<int>& bad, int lid, Fault fault) {
     moves_.clear();
     for (int x : bad) {
-      if (own_fault_only) {
-        const int next = next_of(x);
-        if (next >= 0 && shape_[next] == kBad) continue;
-      }
+      if (fault == Fault::kOwn && !own_fault(x)) continue;
+      if (fault == Fault::kNext && (own_fault(x) || !own_fault(next_of(x)))) continue;
       if (x == exit_.target) {  // its own CA's cable
         moves_.push_back({x, exit_.port, kDown});
         continue;
@@ -784,13 +816,17 @@ LegalSwitchRoutes make_switch_routes_legal(const RoutingInput& input, Lfts& lfts
   }
   const long tasks = static_cast<long>(todo.size());
   // Levels' up/down must be the scheme's own rule (not up*/down* from a root): else mixing them could close loops.
+  // A repair's caller drops its tables where any LID is left, so its
+  // completion finds such a LID itself (mark_fixed) instead of a pass first.
   std::vector<uint8_t> ca_turns(workers, 0);
-  for_each_block(tasks, workers, [&](int w, long begin, long end) {
-    for (long i = begin; i < end && !ca_turns[w]; ++i) {
-      const int lid = todo[i];
-      ca_turns[w] = !input.fabric.node(lids.owner[lid]).is_switch() && !completers[w]->ca_routes_up_down(lid);
-    }
-  });
+  if (!repair) {
+    for_each_block(tasks, workers, [&](int w, long begin, long end) {
+      for (long i = begin; i < end && !ca_turns[w]; ++i) {
+        const int lid = todo[i];
+        ca_turns[w] = !input.fabric.node(lids.owner[lid]).is_switch() && !completers[w]->ca_routes_up_down(lid);
+      }
+    });
+  }
   if (std::ranges::any_of(ca_turns, [](uint8_t turns) { return turns != 0; })) {
     out.left.clear();
     for (int lid = 1; lid <= lids.max_lid; ++lid)

@@ -67,7 +67,9 @@ int switch_turn_leaf(const Fabric& fabric, const Levels& levels);
 /// wherever it still delivers so: the fewest entries change. With
 /// `repair`, only its LIDs' routes, read from and written to its columns
 /// too (`lfts` holding the same): the LIDs a failure touched, the turn leaf
-/// staying (switch_turn_leaf_stays).
+/// staying (switch_turn_leaf_stays); there only the routes that no longer
+/// deliver legally are rerouted, nearest the fault first, and any LID whose
+/// CA routes turn is left (the caller routes in full).
 LegalSwitchRoutes make_switch_routes_legal(const RoutingInput& input, Lfts& lfts, const std::vector<uint8_t>& dest_sl,
                                            const Lfts* previous = nullptr, const RepairColumns* repair = nullptr);
 

@@ -7,7 +7,9 @@
 // the run may use. Counters: the engine's own INFO-line figures. Also FT(48,3)
 // (issue #32), a first sweep and a sweep after one cable cut, each split,
 // with the process's peak resident memory growth in each (issue #44: the
-// plugin's share of OpenSM's peak).
+// plugin's share of OpenSM's peak), each sweep's routing and checking over
+// recognition alone (`_x_detect`) and over the issue's `ftclos detect FILE`,
+// reading the net file included (`_x_detect_file`).
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -19,7 +21,11 @@
 #include <string_view>
 #include <vector>
 
+#include <unistd.h>
+
 #include "baseline_ratio.h"
+#include "core/files.h"
+#include "core/netfile.h"
 #include "detect/detect.h"
 #include "ftclos_engine.h"
 #include "gen/generate.h"
@@ -82,6 +88,12 @@ struct SubnetArrays {
     return {nodes.data(), nodes.size(), kept.data(), kept.size(), lids.data(), lids.size(), 0, 0};
   }
 };
+
+// Where the net file of the fabric goes for the file baseline: TMPDIR, else /tmp.
+std::string temp_net_path() {
+  const char* dir = std::getenv("TMPDIR");
+  return std::string(dir && *dir ? dir : "/tmp") + "/plugin_bench_" + std::to_string(getpid()) + ".net";
+}
 
 // Keeps the engine's INFO line: "... T ms (R recognition, U routing, C checking; N threads)".
 // Keeps the sweep's summary line (INFO, with its split in ms); other INFO
@@ -148,6 +160,18 @@ struct SweepSplit {
 void BM_PluginFailureSweepFt48_3(benchmark::State& state) {
   const SubnetArrays subnet(48, 3);
   const double detect_ms = bench::median_ms([&] { benchmark::DoNotOptimize(detect(subnet.fabric)); });
+  // The issue's own baseline, `ftclos detect FILE` in process: the net file
+  // read and parsed, then recognized.
+  const std::string net_path = temp_net_path();
+  if (Status written = write_file(net_path, write_netfile(subnet.fabric)); !written.ok()) {
+    state.SkipWithError(written.message().c_str());
+    return;
+  }
+  const double detect_file_ms = bench::median_ms([&] {
+    Result<Fabric> read = read_netfile(net_path);
+    if (read.ok()) benchmark::DoNotOptimize(detect(*read));
+  });
+  std::remove(net_path.c_str());
   std::string line;
   ftclos_engine* engine = ftclos_engine_create(keep_info, &line, nullptr);
   ftclos_engine_set_options(engine, "scheme=auto", nullptr);
@@ -188,6 +212,9 @@ void BM_PluginFailureSweepFt48_3(benchmark::State& state) {
   state.counters["first_x_detect"] = (first.routing + first.checking) / runs / detect_ms;
   state.counters["failure_x_detect"] = (failure.routing + failure.checking) / runs / detect_ms;
   state.counters["baseline_ms"] = detect_ms;
+  state.counters["first_x_detect_file"] = (first.routing + first.checking) / runs / detect_file_ms;
+  state.counters["failure_x_detect_file"] = (failure.routing + failure.checking) / runs / detect_file_ms;
+  state.counters["detect_file_ms"] = detect_file_ms;
   state.counters["first_ms"] = first_ms / runs;
   state.counters["failure_ms"] = total_ms / runs;
   // Peak resident growth over the resident set before each sweep (the

@@ -755,21 +755,38 @@ Correctness check_correctness(const AuditInput& input) {
   const bool folded = is_folded_clos(input.fabric, input.levels);
   const std::vector<int> pieces = cabling_pieces(input.fabric);
   const SwitchGraph graph(input.fabric);
-  // Destinations by leaf, so one BFS serves all CAs of a leaf.
+  // Destinations by leaf, so one BFS serves all CAs of a leaf, where paths
+  // are weighed against the shortest; else CAs and switches by LID, each
+  // worker turning the tables a tile of LIDs at a time (no copy of them).
+  const bool by_leaf = input.count_non_minimal;
   std::vector<int> destinations = senders.cas;
-  std::ranges::stable_sort(destinations, {}, [&](int d) { return entry_switch(input.fabric, d); });
-
+  if (by_leaf) {
+    std::ranges::stable_sort(destinations, {}, [&](int d) { return entry_switch(input.fabric, d); });
+  } else {
+    for (int x = 0; x < input.fabric.size(); ++x)
+      if (input.fabric.node(x).is_switch()) destinations.push_back(x);
+    std::ranges::stable_sort(destinations, {}, [&](int node) { return input.lids.base[node]; });
+  }
   const int workers = worker_count(static_cast<long>(destinations.size()));
   std::vector<Auditor> auditors;
-  const LftColumns columns(input.fabric, input.lfts);
+  const LftColumns columns(input.fabric, input.lfts,
+                           by_leaf ? LftColumns::Layout::kWhole : LftColumns::Layout::kTiles);
   for (int w = 0; w < workers; ++w) auditors.emplace_back(input, columns, senders, channels, pieces, graph, folded);
   for_each_block(static_cast<long>(destinations.size()), workers, [&](int w, long begin, long end) {
-    for (long i = begin; i < end; ++i) auditors[w].audit_destination(destinations[i]);
+    for (long i = begin; i < end; ++i) {
+      const int d = destinations[i];
+      if (input.fabric.node(d).is_switch())
+        auditors[w].audit_switch_destination(d);
+      else
+        auditors[w].audit_destination(d);
+    }
   });
-  const std::vector<int>& switches = columns.switches();
-  for_each_block(static_cast<long>(switches.size()), workers, [&](int w, long begin, long end) {
-    for (long i = begin; i < end; ++i) auditors[w].audit_switch_destination(switches[i]);
-  });
+  if (by_leaf) {
+    const std::vector<int>& switches = columns.switches();
+    for_each_block(static_cast<long>(switches.size()), workers, [&](int w, long begin, long end) {
+      for (long i = begin; i < end; ++i) auditors[w].audit_switch_destination(switches[i]);
+    });
+  }
   // An SL's up/down columns count once an SL sharing a VL with it turned.
   const std::array<uint16_t, kVls> vls = vls_of_sls(input);
   uint16_t turned_vls = 0, switch_turned_vls = 0;

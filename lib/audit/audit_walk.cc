@@ -34,11 +34,12 @@ void transpose_bytes(std::array<uint64_t, 8>& m) {
 }
 
 // Cells [first, end) x [k0, k_end) of the columns from the switches' tables
-// (`sizes[k]` entries at `tables[k]`; kNoPath beyond). Blocks of 8 LIDs by 8
+// (`sizes[k]` entries at `tables[k]`; kNoPath beyond), into `cells` whose
+// first row is LID `row0`. Blocks of 8 LIDs by 8
 // switches whose tables hold all 8 LIDs go as eight 8-byte reads, a
 // transpose in registers and eight 8-byte writes; the rest byte by byte.
-void copy_tile(const uint8_t* const* tables, const int* sizes, size_t width, int first, int end, size_t k0,
-               size_t k_end, uint8_t* cells) {
+void copy_cells(const uint8_t* const* tables, const int* sizes, size_t width, int first, int end, size_t k0,
+                size_t k_end, int row0, uint8_t* cells) {
   for (int lid = first; lid < end; lid += 8) {
     const int lids = std::min(8, end - lid);
     for (size_t k = k0; k < k_end; k += 8) {
@@ -49,12 +50,12 @@ void copy_tile(const uint8_t* const* tables, const int* sizes, size_t width, int
         std::array<uint64_t, 8> m;
         for (size_t c = 0; c < 8; ++c) std::memcpy(&m[c], tables[k + c] + lid, 8);
         transpose_bytes(m);
-        for (int r = 0; r < 8; ++r) std::memcpy(cells + static_cast<size_t>(lid + r) * width + k, &m[r], 8);
+        for (int r = 0; r < 8; ++r) std::memcpy(cells + static_cast<size_t>(lid - row0 + r) * width + k, &m[r], 8);
         continue;
       }
       for (int r = 0; r < lids; ++r)
         for (size_t c = 0; c < count; ++c)
-          cells[static_cast<size_t>(lid + r) * width + k + c] =
+          cells[static_cast<size_t>(lid - row0 + r) * width + k + c] =
               lid + r < sizes[k + c] ? tables[k + c][lid + r] : kNoPath;
     }
   }
@@ -62,35 +63,39 @@ void copy_tile(const uint8_t* const* tables, const int* sizes, size_t width, int
 
 }  // namespace
 
-LftColumns::LftColumns(const Fabric& fabric, const Lfts& lfts) {
+LftColumns::LftColumns(const Fabric& fabric, const Lfts& lfts, Layout layout) {
   for (int i = 0; i < fabric.size(); ++i) {
     if (!fabric.node(i).is_switch()) continue;
     switches_.push_back(i);
-    if (i < static_cast<int>(lfts.port.size())) lids_ = std::max(lids_, static_cast<int>(lfts.port[i].size()));
+    const bool has = i < static_cast<int>(lfts.port.size());
+    sizes_.push_back(has ? static_cast<int>(lfts.port[i].size()) : 0);
+    tables_.push_back(has ? lfts.port[i].data() : nullptr);
+    lids_ = std::max(lids_, sizes_.back());
   }
+  if (layout == Layout::kTiles) return;
   const size_t width = switches_.size();
   // Uninitialized: every cell is written once below.
   cells_ = std::make_unique_for_overwrite<uint8_t[]>(static_cast<size_t>(lids_) * width);
   // In tiles of 64 LIDs by 64 switches, so that both the tables read and the
   // rows written stay in the first-level cache while a tile is copied.
   constexpr int kTile = 64;
-  std::vector<const uint8_t*> tables(width);
-  std::vector<int> sizes(width);
-  for (size_t k = 0; k < width; ++k) {
-    const int node = switches_[k];
-    const bool has = node < static_cast<int>(lfts.port.size());
-    sizes[k] = has ? static_cast<int>(lfts.port[node].size()) : 0;
-    tables[k] = has ? lfts.port[node].data() : nullptr;
-  }
   // Rows of tiles on threads: each writes its own rows.
   const long tile_rows = (lids_ + kTile - 1) / kTile;
   for_each_block(tile_rows, worker_count(tile_rows), [&](int, long begin, long end_row) {
     for (int first = static_cast<int>(begin) * kTile; first < std::min(static_cast<int>(end_row) * kTile, lids_);
          first += kTile)
       for (size_t k0 = 0; k0 < width; k0 += kTile)
-        copy_tile(tables.data(), sizes.data(), width, first, std::min(first + kTile, lids_), k0,
-                  std::min(k0 + kTile, width), cells_.get());
+        copy_cells(tables_.data(), sizes_.data(), width, first, std::min(first + kTile, lids_), k0,
+                   std::min(k0 + kTile, width), 0, cells_.get());
   });
+}
+
+void LftColumns::copy_tile(int first, uint8_t* tile) const {
+  const size_t width = switches_.size();
+  constexpr size_t kSwitches = 64;  // switches per pass: the tables' lines and the rows written stay in cache
+  for (size_t k0 = 0; k0 < width; k0 += kSwitches)
+    copy_cells(tables_.data(), sizes_.data(), width, first, std::min(first + kTileLids, lids_), k0,
+               std::min(k0 + kSwitches, width), first, tile);
 }
 
 PathEngine::PathEngine(const Fabric& fabric, const Levels& levels, const LidMap& lids, const LftColumns& columns)
@@ -106,6 +111,17 @@ PathEngine::PathEngine(const Fabric& fabric, const Levels& levels, const LidMap&
     first_port_.push_back(static_cast<int>(peer_.size()));
     for (int p = 0; p <= node.num_ports; ++p) peer_.push_back(node.ports[p].peer.node);
   }
+}
+
+const uint8_t* PathEngine::column(int lid) {
+  if (columns_.whole()) return columns_.column(lid);
+  const size_t width = columns_.switches().size();
+  if (tile_first_ < 0 || lid < tile_first_ || lid >= tile_first_ + LftColumns::kTileLids) {
+    tile_first_ = lid - lid % LftColumns::kTileLids;
+    tile_.resize(static_cast<size_t>(LftColumns::kTileLids) * width);
+    columns_.copy_tile(tile_first_, tile_.data());
+  }
+  return tile_.data() + static_cast<size_t>(lid - tile_first_) * width;
 }
 
 bool PathEngine::settle_terminal(int node, int target) {
@@ -156,7 +172,7 @@ void PathEngine::derive(int node) {
 
 void PathEngine::walk(int lid, const std::vector<int>& starts) {
   const int target = lid >= 0 && lid < static_cast<int>(lids_.owner.size()) ? lids_.owner[lid] : -1;
-  column_ = lid >= 0 && lid < columns_.lids() ? columns_.column(lid) : nullptr;
+  column_ = lid >= 0 && lid < columns_.lids() ? column(lid) : nullptr;
   for (int sw : switches_) state_[sw] = 0;
   for (int start : starts) {
     if (state_[start] == 2) continue;

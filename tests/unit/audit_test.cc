@@ -596,8 +596,8 @@ TEST(AuditCorrectness, Lmc2TablesWithThreeOfFourLidsBlackHoledAreUnreachable) {
 }
 
 // D-mod-k tables of FT(4,3) with a share of the entries replaced by random ports or kNoPath.
-Routed scrambled(int lmc, uint64_t seed, int percent) {
-  Routed routed = route_fabric(*make_dmodk_scheme(), generated(generate_ftree(4, 3)), lmc);
+Routed scrambled(int lmc, uint64_t seed, int percent, int ports = 4) {
+  Routed routed = route_fabric(*make_dmodk_scheme(), generated(generate_ftree(ports, 3)), lmc);
   EXPECT_TRUE(routed.status.ok()) << routed.status.message();
   std::mt19937_64 random(seed);
   for (int x = 0; x < routed.fabric.size(); ++x) {
@@ -654,6 +654,45 @@ TEST(AuditReference, EveryThreadCountGivesTheSameResults) {
     }
   }
   set_max_workers(0);
+}
+
+// Without the shortest-path count the check takes LIDs in order and turns
+// the tables a tile of 64 LIDs at a time (LftColumns::kTiles) instead of
+// all at once by leaf: the same verdicts on scrambled tables whose LIDs
+// span several tiles, at LMC 0 and 2, for any thread count.
+TEST(AuditReference, TilesInLidOrderGiveTheSameVerdicts) {
+  for (uint64_t seed = 1; seed <= 4; ++seed)
+    for (int lmc : {0, 2})
+      for (int percent : {0, 5, 30}) {
+        SCOPED_TRACE(::testing::Message() << "seed " << seed << ", LMC " << lmc << ", " << percent << "% scrambled");
+        const Routed routed = scrambled(lmc, seed, percent, 8);
+        ASSERT_GT(routed.lids.max_lid, 3 * 64);
+        AuditInput whole = input_of(routed, OffsetChoice::Mode::kAllOffsets);
+        whole.count_switch_credit_loops = true;
+        AuditInput tiles = whole;
+        tiles.count_non_minimal = false;
+        const Correctness expected = check_correctness(whole);
+        if (percent > 0) EXPECT_GT(expected.unreachable + expected.loops, 0);
+        std::vector<std::string> one_worker_examples;
+        for (int workers : {1, 3}) {
+          set_max_workers(workers);
+          const Correctness got = check_correctness(tiles);
+          if (workers == 1) one_worker_examples = got.examples;
+          EXPECT_EQ(got.examples, one_worker_examples);
+          EXPECT_EQ(got.pairs, expected.pairs);
+          EXPECT_EQ(got.disconnected, expected.disconnected);
+          EXPECT_EQ(got.unreachable, expected.unreachable);
+          EXPECT_EQ(got.loops, expected.loops);
+          EXPECT_EQ(got.updown_violations, expected.updown_violations);
+          EXPECT_EQ(got.credit_loops, expected.credit_loops);
+          EXPECT_EQ(got.switch_pairs, expected.switch_pairs);
+          EXPECT_EQ(got.switch_unreachable, expected.switch_unreachable);
+          EXPECT_EQ(got.switch_credit_loops, expected.switch_credit_loops);
+          EXPECT_EQ(got.sls_used, expected.sls_used);
+          EXPECT_EQ(got.vls_used, expected.vls_used);
+        }
+        set_max_workers(0);
+      }
 }
 
 TEST(AuditReference, MultipathWithTooFewOffsetsMatchesBruteForce) {

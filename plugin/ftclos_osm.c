@@ -271,9 +271,15 @@ static void reset_lfts(osm_opensm_t *osm) {
       memset(sw->new_lft, OSM_NO_PATH, sw->lft_size);
 }
 
+/* 0: the core's min-hop matrices are not built. The engine routes and
+ * builds multicast trees (mcast_build_stree) without them, as dfsssp and
+ * nue do; they hold every switch's hops to every switch LID, one malloc per
+ * pair (FT(48,3): 8.3 million, about 530 MB, and the matrices' iterations).
+ * An engine OpenSM falls back to builds its own; OpenSM's debug dump
+ * opensm.fdbs then shows HOPS UNKNOWN. */
 static int ftclos_build_lid_matrices(void *context) {
   (void)context;
-  return 1; /* the core builds min-hop matrices: multicast needs them */
+  return 0;
 }
 
 static int ftclos_ucast_build_fwd_tables(void *context) {

@@ -127,6 +127,16 @@ void DependencyCounts::lose_cables(const Fabric& fabric) {
   into_.clear();
 }
 
+std::vector<int> DependencyCounts::switches_losing_cables(const Fabric& fabric) const {
+  const Channels now(fabric, StarRoots{});
+  std::vector<int> out;
+  for (int c = 0; c < channels_.count(); ++c)
+    if (channels_.peer(c) >= 0 && now.peer(c) < 0) out.push_back(channels_.from(c));
+  std::ranges::sort(out);
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
 void DependencyCounts::add(int vl, int from, int to, int sign) {
   std::vector<uint16_t>& counts = counts_[vl];
   if (counts.empty()) counts.assign(static_cast<size_t>(channels_.count()) * width_, 0);

@@ -36,6 +36,8 @@ class DependencyCounts {
   /// The channels of `fabric` (lost_cables_only): the dependencies through
   /// channels that lead nowhere now are dropped.
   void lose_cables(const Fabric& fabric);
+  /// The switches with a cable that `fabric` lacks (lost_cables_only), ascending.
+  std::vector<int> switches_losing_cables(const Fabric& fabric) const;
 
   const Channels& channels() const { return channels_; }
 

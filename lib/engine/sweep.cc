@@ -224,8 +224,11 @@ class SweepRun {
     Clock::time_point start = Clock::now();
     const RoutingInput input{in_.fabric, sweep().detection, in_.lids};
     const std::vector<uint8_t> no_sls;
-    Result<CrossingRepair> repair =
-        repair_crossing_lids(input, *in_.previous, in_.previous_sl ? *in_.previous_sl : no_sls);
+    // Where the memory holds the last tables' check, only the tables of the switches that lost a cable are scanned.
+    const std::vector<int> lost_at =
+        memory_usable_ ? in_.memory->counts->switches_losing_cables(in_.fabric) : std::vector<int>{};
+    Result<CrossingRepair> repair = repair_crossing_lids(
+        input, *in_.previous, in_.previous_sl ? *in_.previous_sl : no_sls, memory_usable_ ? &lost_at : nullptr);
     sweep().route_ms += ms_since(start);
     if (!repair.ok()) {
       say(SweepLevel::kVerbose, "repair of the LIDs that crossed the failure does not apply: " +

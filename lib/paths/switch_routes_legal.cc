@@ -252,6 +252,7 @@ class LegalCompleter {
     std::ranges::sort(switches_, [&](int a, int b) { return precedes_by_guid(fabric_, a, b); });
     entry_switches_ = entry_switches(fabric_, lids_);
     for (int x = 0; x < fabric_.size(); ++x) {
+      num_ports_.push_back(fabric_.node(x).num_ports);
       port_index_.push_back(static_cast<int>(up_port_.size()));
       up_port_.push_back(false);  // port 0
       switch_peer_.push_back(-1);
@@ -487,9 +488,7 @@ class LegalCompleter {
   // The switch `x`'s entry leads to; -1 when it leads nowhere or to a CA.
   int next_of(int x) const {
     const uint8_t port = entry(x);
-    if (port == kNoPath || port == 0 || port > fabric_.node(x).num_ports) return -1;
-    const PortRef peer = fabric_.peer({x, port});
-    return peer.valid() && fabric_.node(peer.node).is_switch() ? peer.node : -1;
+    return port == kNoPath || port == 0 || port > num_ports_[x] ? -1 : switch_peer_[port_index_[x] + port];
   }
 
   bool delivers_here(int x) const {
@@ -682,13 +681,13 @@ class LegalCompleter {
         moves_.push_back({x, exit_.port, kDown});
         continue;
       }
-      const int ports = fabric_.node(x).num_ports;
+      const int ports = num_ports_[x];
       std::pair<int, Shape> best{0, kBad};
       for (int k = 0; k < ports; ++k) {
         const int port = 1 + (lid + k) % ports;  // rotated by LID: the entries spread over the ports
-        const PortRef peer = fabric_.peer({x, port});
-        if (!peer.valid() || !fabric_.node(peer.node).is_switch()) continue;
-        const Shape shape = through(x, port, peer.node);
+        const int peer = switch_peer_[port_index_[x] + port];
+        if (peer < 0) continue;
+        const Shape shape = through(x, port, peer);
         if (shape < best.second && shape != kAny) best = {port, shape};
       }
       if (best.first != 0) moves_.push_back({x, best.first, best.second});
@@ -745,6 +744,7 @@ class LegalCompleter {
   std::vector<uint8_t> up_port_;     // at port_index_[node] + port: the port climbs
   std::vector<int> switch_peer_;     // at port_index_[node] + port: the switch cabled there, or -1
   std::vector<int> port_index_;
+  std::vector<int> num_ports_;       // per node
   std::vector<int> every_switch_;
   std::vector<int> switches_;        // those with a level, in GUID order
   std::vector<int> entry_switches_;  // the switches CAs with LIDs enter at, once each

@@ -4,6 +4,8 @@
 #include <bit>
 #include <cstring>
 
+#include "core/workers.h"
+
 namespace ftclos {
 namespace {
 
@@ -116,20 +118,27 @@ UpDownReach::UpDownReach(const Fabric& fabric, const Levels& levels) : fabric_(f
 void UpDownReach::compute_turns() {
   const size_t n = switches_.size();
   turn_.assign(n * n, kNever);
-  auto row = [&](int node) { return turn_.begin() + static_cast<std::ptrdiff_t>(index_[node] * n); };
-  // down_reach, bottom-up: X reaches T going down iff X is T or a child of X does.
+  std::vector<std::vector<int>> children, parents;
   for (int x : switches_) {
-    uint8_t* mine = &*row(x);
-    mine[index_[x]] = static_cast<uint8_t>(level(x));
-    for (int child : neighbours(fabric_, levels_, x, -1))
-      set_where_equal(mine, &*row(child), static_cast<uint8_t>(level(child)), static_cast<uint8_t>(level(x)), n);
+    children.push_back(neighbours(fabric_, levels_, x, -1));
+    parents.push_back(neighbours(fabric_, levels_, x, +1));
   }
-  // Turning levels, top-down: where X is not above T it turns where its best
-  // parent does (a parent's level is above X's, so X's own marks stay).
-  for (auto it = switches_.rbegin(); it != switches_.rend(); ++it) {
-    uint8_t* mine = &*row(*it);
-    for (int parent : neighbours(fabric_, levels_, *it, +1)) take_min(mine, &*row(parent), n);
-  }
+  // Each target's column is its own: blocks of columns on threads (FT(48,3): 8.3 million cells).
+  for_each_block(static_cast<long>(n), worker_count(static_cast<long>(n) / 512 + 1), [&](int, long begin, long end) {
+    const size_t width = static_cast<size_t>(end - begin);
+    auto row = [&](int node) { return turn_.data() + static_cast<size_t>(index_[node]) * n + begin; };
+    // down_reach, bottom-up: X reaches T going down iff X is T or a child of X does.
+    for (size_t i = 0; i < n; ++i) {
+      const int x = switches_[i];
+      if (index_[x] >= begin && index_[x] < end) row(x)[index_[x] - begin] = static_cast<uint8_t>(level(x));
+      for (int child : children[i])
+        set_where_equal(row(x), row(child), static_cast<uint8_t>(level(child)), static_cast<uint8_t>(level(x)), width);
+    }
+    // Turning levels, top-down: where X is not above T it turns where its best
+    // parent does (a parent's level is above X's, so X's own marks stay).
+    for (size_t i = n; i-- > 0;)
+      for (int parent : parents[i]) take_min(row(switches_[i]), row(parent), width);
+  });
 }
 
 void UpDownReach::compute_detours() {
@@ -152,33 +161,37 @@ void UpDownReach::compute_detours() {
   std::vector<size_t> targets;
   for (size_t t = 0; t < n; ++t)
     if (missed[t]) targets.push_back(t);
-  std::vector<uint64_t> seen(n), frontier(n), next(n);
-  for (size_t first = 0; first < targets.size(); first += 64) {
-    const size_t count = std::min<size_t>(64, targets.size() - first);
-    std::fill(seen.begin(), seen.end(), 0);
-    std::fill(frontier.begin(), frontier.end(), 0);
-    for (size_t j = 0; j < count; ++j) {
-      const size_t t = targets[first + j];
-      detour_[t].assign(n, -1);
-      detour_[t][t] = 0;
-      seen[t] |= uint64_t{1} << j;
-      frontier[t] |= uint64_t{1} << j;
-    }
-    for (int hop = 1;; ++hop) {
-      bool grew = false;
-      for (size_t x = 0; x < n; ++x) {
-        uint64_t reached = 0;
-        for (int k = begin[x]; k < begin[x + 1]; ++k) reached |= frontier[peers[k]];
-        next[x] = reached & ~seen[x];
-        for (uint64_t bits = next[x]; bits != 0; bits &= bits - 1)
-          detour_[targets[first + std::countr_zero(bits)]][x] = hop;
-        grew = grew || next[x] != 0;
+  // Batches on threads, each with its own scratch: a batch writes only its targets' rows.
+  const long batches = static_cast<long>((targets.size() + 63) / 64);
+  for_each_block(batches, worker_count(batches), [&](int, long first_batch, long end_batch) {
+    std::vector<uint64_t> seen(n), frontier(n), next(n);
+    for (size_t first = first_batch * 64; first < std::min<size_t>(end_batch * 64, targets.size()); first += 64) {
+      const size_t count = std::min<size_t>(64, targets.size() - first);
+      std::fill(seen.begin(), seen.end(), 0);
+      std::fill(frontier.begin(), frontier.end(), 0);
+      for (size_t j = 0; j < count; ++j) {
+        const size_t t = targets[first + j];
+        detour_[t].assign(n, -1);
+        detour_[t][t] = 0;
+        seen[t] |= uint64_t{1} << j;
+        frontier[t] |= uint64_t{1} << j;
       }
-      if (!grew) break;
-      for (size_t x = 0; x < n; ++x) seen[x] |= next[x];
-      frontier.swap(next);
+      for (int hop = 1;; ++hop) {
+        bool grew = false;
+        for (size_t x = 0; x < n; ++x) {
+          uint64_t reached = 0;
+          for (int k = begin[x]; k < begin[x + 1]; ++k) reached |= frontier[peers[k]];
+          next[x] = reached & ~seen[x];
+          for (uint64_t bits = next[x]; bits != 0; bits &= bits - 1)
+            detour_[targets[first + std::countr_zero(bits)]][x] = hop;
+          grew = grew || next[x] != 0;
+        }
+        if (!grew) break;
+        for (size_t x = 0; x < n; ++x) seen[x] |= next[x];
+        frontier.swap(next);
+      }
     }
-  }
+  });
 }
 
 int UpDownReach::detour_hops(int target, int at) const {

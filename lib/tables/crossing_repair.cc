@@ -70,16 +70,16 @@ void scan_table(const Fabric& fabric, const LidMap& lids, const std::vector<uint
   }
 }
 
-// The scan over every switch's table, blocks of switches in parallel.
-Touched scan_tables(const Fabric& fabric, const LidMap& lids, const Lfts& previous) {
+// The scan over the tables of `switches`, blocks of them in parallel.
+Touched scan_tables(const Fabric& fabric, const LidMap& lids, const Lfts& previous, const std::vector<int>& switches) {
   const size_t count = static_cast<size_t>(lids.max_lid) + 1;
   std::vector<uint8_t> owned(count, 0);
   for (size_t lid = 1; lid < count; ++lid) owned[lid] = lids.owner[lid] >= 0 ? 0xFF : 0;
-  const int workers = worker_count(fabric.size() / 64 + 1);
+  const long tables = static_cast<long>(switches.size());
+  const int workers = worker_count(tables / 64 + 1);
   std::vector<Touched> parts(workers, Touched{std::vector<uint8_t>(count, 0), std::vector<uint8_t>(count, 0)});
-  for_each_block(fabric.size(), workers, [&](int w, long begin, long end) {
-    for (int x = static_cast<int>(begin); x < end; ++x)
-      if (fabric.node(x).is_switch()) scan_table(fabric, lids, owned, x, previous.port[x], parts[w]);
+  for_each_block(tables, workers, [&](int w, long begin, long end) {
+    for (long i = begin; i < end; ++i) scan_table(fabric, lids, owned, switches[i], previous.port[switches[i]], parts[w]);
   });
   Touched touched = std::move(parts.front());
   for (size_t w = 1; w < parts.size(); ++w)
@@ -89,6 +89,28 @@ Touched scan_tables(const Fabric& fabric, const LidMap& lids, const Lfts& previo
     }
   return touched;
 }
+
+// The switches' cables by column rank, flat, for the walks of a column
+// (the fabric's nodes and ports are a pointer chase per hop).
+struct RankCabling {
+  std::vector<int> ports;  // per rank: its port count
+  std::vector<int> first;  // per rank: where its ports' peers start in `peer`
+  std::vector<int> peer;   // the rank a port leads to; -1: no cable, or a CA
+
+  RankCabling(const Fabric& fabric, const LidColumns& columns) {
+    for (int r = 0; r < columns.switches(); ++r) {
+      const Node& node = fabric.node(columns.switch_at(r));
+      ports.push_back(node.num_ports);
+      first.push_back(static_cast<int>(peer.size()));
+      for (int p = 0; p <= node.num_ports; ++p)
+        peer.push_back(p > 0 && node.ports[p].peer.valid() ? columns.rank(node.ports[p].peer.node) : -1);
+    }
+  }
+  /// The rank that rank r's `port` leads to; -1 when it leads nowhere or to a CA.
+  int next(int r, uint8_t port) const {
+    return port == kNoPath || port == 0 || port > ports[r] ? -1 : peer[first[r] + port];
+  }
+};
 
 // Routes one LID again from its last column (CA LIDs and switch LIDs): an entry the
 // up/down rule still allows stays (it lies on a shortest up/down path, so
@@ -100,63 +122,65 @@ Touched scan_tables(const Fabric& fabric, const LidMap& lids, const Lfts& previo
 // make_switch_routes_legal completes. Scratch is kept across LIDs.
 class ColumnRepairer {
  public:
-  ColumnRepairer(const Fabric& fabric, const UpDownReach& reach)
-      : fabric_(fabric), reach_(reach), state_(fabric.size(), kUnknown) {
-    for (int x = 0; x < fabric.size(); ++x)
-      if (fabric.node(x).is_switch() && reach.index(x) >= 0) switches_.push_back(x);
+  ColumnRepairer(const Fabric& fabric, const UpDownReach& reach, LidColumns& columns, const RankCabling& cabling)
+      : fabric_(fabric), reach_(reach), columns_(columns), cabling_(cabling),
+        state_(columns.switches(), kUnknown), in_reach_(columns.switches(), 0) {
+    for (int r = 0; r < columns.switches(); ++r)
+      if (reach.index(columns.switch_at(r)) >= 0) {
+        ranks_.push_back(r);
+        in_reach_[r] = 1;
+      }
   }
 
-  /// Repairs `lid`'s column of `columns` in place.
+  /// Repairs `lid`'s column in place.
   /// Returns whether the column is settled: every switch delivers by
   /// entries the rule allows, and every entry taken out led nowhere (so
   /// make_switch_routes_legal has no entry to complete nor to take back).
-  bool repair(LidColumns& columns, int lid, const Exit& exit) {
+  bool repair(int lid, const Exit& exit) {
     if (exit.target < 0 || reach_.index(exit.target) < 0) return false;
-    target_ = exit.target;
-    column_ = columns.column(lid);
-    columns_ = &columns;
+    const int target = columns_.rank(exit.target);
+    column_ = columns_.column(lid);
     bool took_live = false;
-    for (int x : switches_) {
-      const uint8_t port = entry(x);
-      if (x == target_ || port == kNoPath || reach_.allows(x, exit, port)) continue;
-      took_live |= port != 0 && port <= fabric_.node(x).num_ports && fabric_.node(x).ports[port].peer.valid();
-      entry(x) = kNoPath;
+    for (int r : ranks_) {
+      const uint8_t port = column_[r];
+      if (r == target || port == kNoPath || reach_.allows(columns_.switch_at(r), exit, port)) continue;
+      took_live |= port != 0 && port <= cabling_.ports[r] && fabric_.node(columns_.switch_at(r)).ports[port].peer.valid();
+      column_[r] = kNoPath;
     }
-    entry(target_) = static_cast<uint8_t>(exit.port);
+    column_[target] = static_cast<uint8_t>(exit.port);
     for (bool filled = true; filled;) {
-      settle_all();
+      settle_all(target);
       filled = false;
-      for (int x : switches_)
-        if (state_[x] == kFails && entry(x) == kNoPath && reach_.in_updown(x, target_)) filled |= fill(x, lid, exit);
+      for (int r : ranks_)
+        if (state_[r] == kFails && column_[r] == kNoPath && reach_.in_updown(columns_.switch_at(r), exit.target))
+          filled |= fill(r, lid, exit);
     }
-    return !took_live && std::ranges::all_of(switches_, [&](int x) { return state_[x] == kDelivers; });
+    return !took_live && std::ranges::all_of(ranks_, [&](int r) { return state_[r] == kDelivers; });
   }
 
  private:
   enum State : uint8_t { kUnknown, kVisiting, kDelivers, kFails };
 
-  uint8_t& entry(int x) { return column_[columns_->rank(x)]; }
-
-  bool fill(int x, int lid, const Exit& exit) {
-    const Node& node = fabric_.node(x);
-    for (int k = 0; k < node.num_ports; ++k) {
-      const int port = 1 + (lid + k) % node.num_ports;
-      const PortRef peer = node.ports[port].peer;
-      if (!peer.valid() || state_[peer.node] != kDelivers || !reach_.allows(x, exit, port)) continue;
-      entry(x) = static_cast<uint8_t>(port);
-      state_[x] = kDelivers;
+  bool fill(int r, int lid, const Exit& exit) {
+    const int x = columns_.switch_at(r), ports = cabling_.ports[r];
+    for (int k = 0; k < ports; ++k) {
+      const int port = 1 + (lid + k) % ports;
+      const int peer = cabling_.peer[cabling_.first[r] + port];
+      if (peer < 0 || state_[peer] != kDelivers || !reach_.allows(x, exit, port)) continue;
+      column_[r] = static_cast<uint8_t>(port);
+      state_[r] = kDelivers;
       return true;
     }
     return false;
   }
 
   // Whether each switch's entries lead to the target, memoized along each path.
-  void settle_all() {
-    for (int x : switches_) state_[x] = kUnknown;
-    state_[target_] = kDelivers;
-    for (int x : switches_) {
+  void settle_all(int target) {
+    for (int r : ranks_) state_[r] = kUnknown;
+    state_[target] = kDelivers;
+    for (int r : ranks_) {
       State result = kFails;
-      for (int at = x;;) {
+      for (int at = r;;) {
         if (state_[at] == kDelivers || state_[at] == kFails) {
           result = static_cast<State>(state_[at]);
           break;
@@ -164,11 +188,9 @@ class ColumnRepairer {
         if (state_[at] == kVisiting) break;  // a loop: cannot happen on allowed entries, but holds
         state_[at] = kVisiting;
         path_.push_back(at);
-        const uint8_t port = entry(at);
-        if (port == kNoPath || port == 0 || port > fabric_.node(at).num_ports) break;
-        const PortRef peer = fabric_.peer({at, port});
-        if (!peer.valid() || !fabric_.node(peer.node).is_switch() || reach_.index(peer.node) < 0) break;
-        at = peer.node;
+        const int next = cabling_.next(at, column_[at]);
+        if (next < 0 || !in_reach_[next]) break;
+        at = next;
       }
       for (int at : path_) state_[at] = result;
       path_.clear();
@@ -177,17 +199,18 @@ class ColumnRepairer {
 
   const Fabric& fabric_;
   const UpDownReach& reach_;
-  std::vector<int> switches_;
-  LidColumns* columns_ = nullptr;
-  uint8_t* column_ = nullptr;  // by switch rank, for the LID at hand
-  std::vector<uint8_t> state_;
+  LidColumns& columns_;
+  const RankCabling& cabling_;
+  std::vector<int> ranks_;      // the switches with a level, by rank
+  uint8_t* column_ = nullptr;   // by switch rank, for the LID at hand
+  std::vector<uint8_t> state_;  // per rank
+  std::vector<uint8_t> in_reach_;  // per rank: the switch has a level
   std::vector<int> path_;
-  int target_ = -1;
 };
 
 // Whether every switch's route to `lid` in its gathered column reaches
 // `exit` (the target's entry its exit port; a switch LID: the switch).
-bool column_delivers(const Fabric& fabric, const LidColumns& columns, int lid, const Exit& exit,
+bool column_delivers(const LidColumns& columns, const RankCabling& cabling, int lid, const Exit& exit,
                      std::vector<uint8_t>& state) {
   enum : uint8_t { kUnknown, kVisiting, kDelivers, kFails };
   const uint8_t* column = columns.column(lid);
@@ -206,12 +229,9 @@ bool column_delivers(const Fabric& fabric, const LidColumns& columns, int lid, c
       if (state[at] == kVisiting) break;  // a loop
       state[at] = kVisiting;
       path.push_back(at);
-      const int x = columns.switch_at(at);
-      const uint8_t port = column[at];
-      if (port == kNoPath || port == 0 || port > fabric.node(x).num_ports) break;
-      const PortRef peer = fabric.peer({x, port});
-      if (!peer.valid() || columns.rank(peer.node) < 0) break;
-      at = columns.rank(peer.node);
+      const int next = cabling.next(at, column[at]);
+      if (next < 0) break;
+      at = next;
     }
     for (int at : path) state[at] = result;
     path.clear();
@@ -242,11 +262,15 @@ std::string why_not(const RoutingInput& input, const Lfts& previous, const std::
 }  // namespace
 
 Result<CrossingRepair> repair_crossing_lids(const RoutingInput& input, const Lfts& previous,
-                                            const std::vector<uint8_t>& previous_sl) {
+                                            const std::vector<uint8_t>& previous_sl, const std::vector<int>* lost_at) {
   if (std::string why = why_not(input, previous, previous_sl); !why.empty()) return Status::Error(why);
   const Fabric& fabric = input.fabric;
   const LidMap& lids = input.lids;
-  const Touched touched = scan_tables(fabric, lids, previous);
+  std::vector<int> every_switch;
+  if (!lost_at)
+    for (int x = 0; x < fabric.size(); ++x)
+      if (fabric.node(x).is_switch()) every_switch.push_back(x);
+  const Touched touched = scan_tables(fabric, lids, previous, lost_at ? *lost_at : every_switch);
   CrossingRepair out;
   for (int lid = 1; lid <= lids.max_lid; ++lid)
     if (touched.crossing[lid]) out.lids.push_back(lid);
@@ -269,9 +293,10 @@ Result<CrossingRepair> repair_crossing_lids(const RoutingInput& input, const Lft
   const long count = static_cast<long>(out.lids.size());
   const int workers = worker_count(count / 64 + 1);
   std::vector<uint8_t> settled(count, 0);
+  const RankCabling cabling(fabric, now);
   for_each_block(count, workers, [&](int, long begin, long end) {
-    ColumnRepairer repairer(fabric, reach);
-    for (long i = begin; i < end; ++i) settled[i] = repairer.repair(now, out.lids[i], exits[out.lids[i]]);
+    ColumnRepairer repairer(fabric, reach, now, cabling);
+    for (long i = begin; i < end; ++i) settled[i] = repairer.repair(out.lids[i], exits[out.lids[i]]);
   });
   now.scatter(routing.lfts);
   // Switches' own routes: only where the rule left a switch without a
@@ -305,7 +330,7 @@ Result<CrossingRepair> repair_crossing_lids(const RoutingInput& input, const Lft
         blocks[w].push_back(x * per_table + lid / kLftBlockLids);
         out.changed_switches[i].push_back(x);
       }
-      undelivered[w] += !column_delivers(fabric, now, lid, exits[lid], state);
+      undelivered[w] += !column_delivers(now, cabling, lid, exits[lid], state);
     }
   });
   std::vector<long> all_blocks;

@@ -45,8 +45,13 @@ struct CrossingRepair {
 /// The last tables `previous` (indexed like input.fabric, on input.lids),
 /// published with `previous_sl` (per LID; empty: SL 0), repaired where the
 /// cables they cross are gone; an error saying why where the repair does
-/// not apply (see above).
+/// not apply (see above). Every table is scanned for entries that lead
+/// nowhere, or, with `lost_at`, only those of the switches that lost a
+/// cable: where `previous` passed the check on these nodes and LIDs
+/// (engine/sweep_memory.h), each of its entries is a switch's route that
+/// delivered, so only an entry into a cable lost since leads nowhere now.
 Result<CrossingRepair> repair_crossing_lids(const RoutingInput& input, const Lfts& previous,
-                                            const std::vector<uint8_t>& previous_sl);
+                                            const std::vector<uint8_t>& previous_sl,
+                                            const std::vector<int>* lost_at = nullptr);
 
 }  // namespace ftclos

@@ -22,6 +22,8 @@ stop_opensm() {
   if [ -n "$OSM_PID" ]; then
     kill -TERM "$OSM_PID" 2>/dev/null || true
     for _ in $(seq 1 100); do kill -0 "$OSM_PID" 2>/dev/null || break; sleep 0.1; done
+    # OSM_PID is `timeout`: killed, it would leave a busy opensm running.
+    pkill -KILL -P "$OSM_PID" 2>/dev/null || true
     kill -KILL "$OSM_PID" 2>/dev/null || true
     wait "$OSM_PID" 2>/dev/null || true
     OSM_PID=

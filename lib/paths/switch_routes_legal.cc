@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstring>
 #include <memory>
 #include <utility>
 
@@ -262,6 +263,8 @@ class LegalCompleter {
         switch_peer_.push_back(peer.valid() && fabric_.node(peer.node).is_switch() ? peer.node : -1);
       }
     }
+    up_ports_.assign(fabric_.size(), {0, 0});
+    for (int x : switches_) up_ports_[x] = up_port_run(x);
     place_ = choose_turn_place(fabric_, levels_, lids_, peaks_, previous);
     out_.turn_leaf = place_.leaf;
     out_.orphan = place_.orphan;
@@ -300,7 +303,15 @@ class LegalCompleter {
     for_each_block(count, worker_count(count / 4096 + 1), [&](int, long begin, long end) {
       for (int x : switches_) {
         const int first = port_index_[x], ports = fabric_.node(x).num_ports;
+        const std::vector<uint8_t>& table = lfts_.port[x];  // sized by the caller
         for (long i = begin; i < end; ++i) {
+          // Most entries climb (every leaf's but its own CAs'): 16 LIDs in a
+          // row whose entries all take an up port are legal as they stand.
+          if (!previous && i + 16 <= end && lids[i + 15] - lids[i] == 15 &&
+              climbs_all(x, table.data() + lids[i])) {
+            i += 15;
+            continue;
+          }
           const int lid = lids[i];
           if (!up_down[lid] || lids_.owner[lid] == x) continue;
           const uint8_t port = lfts_.at_or_none(x, lid);
@@ -322,6 +333,20 @@ class LegalCompleter {
       }
     });
     up_down_.assign(up_down.begin(), up_down.end());
+  }
+
+  // Whether all 16 entries from `entries` on take one of x's up ports
+  // (up_ports_: its up ports, when they are one run of port numbers).
+  bool climbs_all(int x, const uint8_t* entries) const {
+    using Bytes = uint8_t __attribute__((vector_size(16)));  // GCC/Clang vector extensions
+    const auto [low, high] = up_ports_[x];
+    if (low == 0) return false;
+    Bytes v;
+    std::memcpy(&v, entries, sizeof v);
+    const Bytes outside = reinterpret_cast<Bytes>((v < low) | (v > high));
+    uint64_t words[2];
+    std::memcpy(words, &outside, sizeof words);
+    return (words[0] | words[1]) == 0;
   }
 
   /// mark_up_down's finding, for the completers of other LIDs to share.
@@ -431,6 +456,20 @@ class LegalCompleter {
       }
       fixed_[x] = true;
     }
+  }
+
+  // Switch x's up ports as one run [low, high] of port numbers, each
+  // cabled to a switch; {0, 0} where they are not one run, or none.
+  std::pair<uint8_t, uint8_t> up_port_run(int x) const {
+    int low = 0, high = 0;
+    for (int p = 1; p <= num_ports_[x]; ++p)
+      if (up_port_[port_index_[x] + p] && switch_peer_[port_index_[x] + p] >= 0) {
+        if (low == 0) low = p;
+        high = p;
+      }
+    for (int p = low; p >= 1 && p <= high; ++p)
+      if (!up_port_[port_index_[x] + p] || switch_peer_[port_index_[x] + p] < 0) return {0, 0};
+    return {static_cast<uint8_t>(low), static_cast<uint8_t>(high)};
   }
 
   // The first port of switch `x` cabled to `y`.
@@ -745,6 +784,7 @@ class LegalCompleter {
   std::vector<int> switch_peer_;     // at port_index_[node] + port: the switch cabled there, or -1
   std::vector<int> port_index_;
   std::vector<int> num_ports_;       // per node
+  std::vector<std::pair<uint8_t, uint8_t>> up_ports_;  // per switch: up_port_run
   std::vector<int> every_switch_;
   std::vector<int> switches_;        // those with a level, in GUID order
   std::vector<int> entry_switches_;  // the switches CAs with LIDs enter at, once each

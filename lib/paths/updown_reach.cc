@@ -207,9 +207,12 @@ bool UpDownReach::allows(int at, const Exit& exit, int port) const {
   const PortRef peer = fabric_.peer({at, port});
   if (!peer.valid() || index_[peer.node] < 0) return false;
   const int next = peer.node;
-  const uint8_t here = turn(at, target);
-  if (here == level(at)) return level(next) == level(at) - 1 && in_down(next, target);
-  if (here != kNever) return level(next) == level(at) + 1 && in_updown(next, target);
+  // The turn table is symmetric (turn_levels_toward): read from the
+  // target's row, the calls of one LID's column stay in one row.
+  const uint8_t* toward = row(target);
+  const uint8_t here = toward[index_[at]], there = toward[index_[next]];
+  if (here == level(at)) return level(next) == level(at) - 1 && there == level(next);
+  if (here != kNever) return level(next) == level(at) + 1 && there != kNever;
   if (!may_detour(exit)) return false;
   const int hops = detour_hops(target, at);
   return hops > 0 && detour_hops(target, next) == hops - 1;

@@ -65,6 +65,7 @@ class UpDownReach {
     return exit.port == 0 || level(exit.target) > 1 || levels_.is_management(exit.target);
   }
   /// Whether the rule lets switch `at` send traffic for `exit` out of `port`.
+  /// Reads the target's row: cheapest when the calls in a row share a target.
   bool allows(int at, const Exit& exit, int port) const;
 
   /// The switches a CA reaches, by ascending level, and a node's position

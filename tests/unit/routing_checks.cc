@@ -360,6 +360,20 @@ void expect_degraded_pgft_routes_every_pair(const Scheme& scheme, const PgftPara
   }
 }
 
+void expect_same_verdicts(const Correctness& got, const Correctness& expected, const std::string& where) {
+  EXPECT_EQ(got.pairs, expected.pairs) << where;
+  EXPECT_EQ(got.disconnected, expected.disconnected) << where;
+  EXPECT_EQ(got.unreachable, expected.unreachable) << where;
+  EXPECT_EQ(got.loops, expected.loops) << where;
+  EXPECT_EQ(got.updown_violations, expected.updown_violations) << where;
+  EXPECT_EQ(got.credit_loops, expected.credit_loops) << where;
+  EXPECT_EQ(got.switch_pairs, expected.switch_pairs) << where;
+  EXPECT_EQ(got.switch_unreachable, expected.switch_unreachable) << where;
+  EXPECT_EQ(got.switch_credit_loops, expected.switch_credit_loops) << where;
+  EXPECT_EQ(got.sls_used, expected.sls_used) << where;
+  EXPECT_EQ(got.vls_used, expected.vls_used) << where;
+}
+
 Correctness audit_on_sls(const Routed& routed, std::vector<uint8_t> sls) {
   return check_correctness(
       {routed.fabric, routed.detection.levels, routed.lids, routed.routing.lfts, {}, std::move(sls), {}});

@@ -92,6 +92,11 @@ Correctness audit_on_sls(const Routed& routed, std::vector<uint8_t> sls);
 /// loop and no credit loop on any VL.
 Correctness expect_shortest_and_deadlock_free_on_its_sls(const Routed& routed);
 
+/// The same verdicts, counted alike: pairs, their outcomes, credit loops
+/// (switches' own routes included) and the SLs and VLs used; `where` names
+/// the case in failures.
+void expect_same_verdicts(const Correctness& got, const Correctness& expected, const std::string& where);
+
 /// `fabric` without the cable between the switches named `a` and `b`.
 Fabric without_cable(Fabric fabric, const std::string& a, const std::string& b);
 

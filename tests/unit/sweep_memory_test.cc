@@ -35,16 +35,6 @@ SweepOptions options() {
   return out;
 }
 
-void expect_same_verdicts(const Correctness& incremental, const Correctness& full, const std::string& where) {
-  EXPECT_EQ(incremental.pairs, full.pairs) << where;
-  EXPECT_EQ(incremental.unreachable, full.unreachable) << where;
-  EXPECT_EQ(incremental.loops, full.loops) << where;
-  EXPECT_EQ(incremental.credit_loops, full.credit_loops) << where;
-  EXPECT_EQ(incremental.switch_pairs, full.switch_pairs) << where;
-  EXPECT_EQ(incremental.switch_unreachable, full.switch_unreachable) << where;
-  EXPECT_EQ(incremental.switch_credit_loops, full.switch_credit_loops) << where;
-}
-
 void expect_same_steps(const SafeSteps& with, const SafeSteps& without, const std::string& where) {
   ASSERT_EQ(with.steps.size(), without.steps.size()) << where;
   for (size_t k = 0; k < with.steps.size(); ++k) {

@@ -279,7 +279,7 @@ class LegalCompleter {
     for (int x : switches_) {
       if (x == out_.turn_leaf) continue;
       // The up/down rule toward the turn leaf: down within its ancestors, else up to a switch above both.
-      for (int p = 1; p <= fabric_.node(x).num_ports; ++p) {
+      for (int p = 1; p <= num_ports_[x]; ++p) {
         const int next = switch_peer_[port_index_[x] + p];
         if (next < 0) continue;
         const bool up = up_port_[port_index_[x] + p];
@@ -302,7 +302,7 @@ class LegalCompleter {
     const long count = static_cast<long>(lids.size());
     for_each_block(count, worker_count(count / 4096 + 1), [&](int, long begin, long end) {
       for (int x : switches_) {
-        const int first = port_index_[x], ports = fabric_.node(x).num_ports;
+        const int first = port_index_[x], ports = num_ports_[x];
         const std::vector<uint8_t>& table = lfts_.port[x];  // sized by the caller
         for (long i = begin; i < end; ++i) {
           // Most entries climb (every leaf's but its own CAs'): 16 LIDs in a
@@ -324,7 +324,7 @@ class LegalCompleter {
               // Down to `next`: its route must go down too, or deliver.
               const uint8_t after = lfts_.at_or_none(next, lid);
               legal = (next == exit.target && after == exit.port) ||
-                      (after != kNoPath && after != 0 && after <= fabric_.node(next).num_ports &&
+                      (after != kNoPath && after != 0 && after <= num_ports_[next] &&
                        switch_peer_[port_index_[next] + after] >= 0 && !up_port_[port_index_[next] + after]);
             }
           }
@@ -474,7 +474,7 @@ class LegalCompleter {
 
   // The first port of switch `x` cabled to `y`.
   uint8_t port_to(int x, int y) const {
-    for (int p = 1; p <= fabric_.node(x).num_ports; ++p)
+    for (int p = 1; p <= num_ports_[x]; ++p)
       if (switch_peer_[port_index_[x] + p] == y) return static_cast<uint8_t>(p);
     return 0;
   }

@@ -4,6 +4,7 @@
 #include <bit>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <utility>
 
@@ -14,6 +15,7 @@ namespace {
 
 // Where a hop from `from` to `to` goes, by level: +1 up, -1 down, 0 sideways.
 int hop_direction(const Levels& levels, int from, int to) {
+  if (std::max(from, to) >= static_cast<int>(levels.of.size())) return 0;
   const int a = levels.of[from], b = levels.of[to];
   return b > a ? 1 : b < a ? -1 : 0;
 }
@@ -98,19 +100,40 @@ void LftColumns::copy_tile(int first, uint8_t* tile) const {
                std::min(k0 + kSwitches, width), first, tile);
 }
 
+namespace {
+
+constexpr int kDeadLink = std::numeric_limits<int>::min();      // a port with no cable
+constexpr int kNoTarget = std::numeric_limits<int>::min() + 1;  // no link is it
+
+}  // namespace
+
 PathEngine::PathEngine(const Fabric& fabric, const Levels& levels, const LidMap& lids, const LftColumns& columns)
-    : levels_(levels), lids_(lids), columns_(columns), switch_index_(fabric.size(), -1),
-      is_switch_(fabric.size(), 0), steps_(fabric.size()), state_(fabric.size(), 0) {
+    : lids_(lids), columns_(columns), switch_index_(fabric.size(), -1), is_switch_(fabric.size(), 0) {
   for (int i = 0; i < fabric.size(); ++i) {
-    const Node& node = fabric.node(i);
-    if (!node.is_switch()) continue;
+    if (!fabric.node(i).is_switch()) continue;
     is_switch_[i] = 1;
     switch_index_[i] = static_cast<int>(switches_.size());
     switches_.push_back(i);
-    num_ports_.push_back(node.num_ports);
-    first_port_.push_back(static_cast<int>(peer_.size()));
-    for (int p = 0; p <= node.num_ports; ++p) peer_.push_back(node.ports[p].peer.node);
   }
+  for (int x : switches_) {
+    const Node& node = fabric.node(x);
+    num_ports_.push_back(node.num_ports);
+    first_port_.push_back(static_cast<int>(link_.size()));
+    for (int p = 0; p <= node.num_ports; ++p) {
+      const int peer = node.ports[p].peer.node;
+      link_.push_back(peer < 0 ? kDeadLink : is_switch_[peer] ? switch_index_[peer] : ~peer);
+      dir_.push_back(static_cast<int8_t>(peer < 0 ? 0 : hop_direction(levels, x, peer)));
+    }
+  }
+  const auto level = [&](int k) {
+    return switches_[k] < static_cast<int>(levels.of.size()) ? levels.of[switches_[k]] : -1;
+  };
+  for (int k = 0; k < static_cast<int>(switches_.size()); ++k) top_down_.push_back(k);
+  std::ranges::stable_sort(top_down_, [&](int a, int b) { return level(a) > level(b); });
+  steps_.resize(switches_.size());
+  next_.assign(switches_.size(), -1);
+  state_.assign(switches_.size(), 0);
+  stack_.resize(switches_.size());
 }
 
 const uint8_t* PathEngine::column(int lid) {
@@ -124,85 +147,112 @@ const uint8_t* PathEngine::column(int lid) {
   return tile_.data() + static_cast<size_t>(lid - tile_first_) * width;
 }
 
-bool PathEngine::settle_terminal(int node, int target) {
-  Step& step = steps_[node];
+inline int PathEngine::settle_or_next(int k, int target_index, int target_ca) {
+  Step& step = steps_[k];
   step = Step{};
-  if (node == target) {  // a switch's own LID: arrived
+  if (k == target_index) {  // a switch's own LID: arrived
     step.outcome = Trace::Outcome::kDelivered;
     step.up_down = step.down_only = true;
   } else {
-    const int k = switch_index_[node];
     step.port = column_ ? column_[k] : kNoPath;
     if (step.port == kNoPath || step.port == 0 || step.port > num_ports_[k]) {
       step.outcome = Trace::Outcome::kNoRoute;
     } else {
-      const int peer = peer_[first_port_[k] + step.port];
-      if (peer < 0) {
+      const int at = first_port_[k] + step.port;
+      const int link = link_[at];
+      if (link == kDeadLink) {
         step.outcome = Trace::Outcome::kDeadPort;
-      } else if (peer == target) {
-        const int dir = hop_direction(levels_, node, peer);
+      } else if (link == target_index || link == target_ca) {
         step.outcome = Trace::Outcome::kDelivered;
         step.hops = 1;
-        step.up_down = dir != 0;
-        step.down_only = dir < 0;
-      } else if (!is_switch_[peer]) {
+        step.up_down = dir_[at] != 0;
+        step.down_only = dir_[at] < 0;
+      } else if (link < 0) {
         step.outcome = Trace::Outcome::kNoRoute;  // handed to the wrong CA
       } else {
-        step.next = peer;
-        return false;
+        step.next = switches_[link];
+        next_[k] = link;
+        return link;
       }
     }
   }
-  state_[node] = 2;
-  return true;
+  state_[k] = 2;
+  return -1;
 }
 
-void PathEngine::derive(int node) {
-  Step& step = steps_[node];
-  const Step& after = steps_[step.next];
+inline void PathEngine::derive(int k) {
+  Step& step = steps_[k];
+  const Step& after = steps_[next_[k]];
   step.outcome = after.outcome;
   if (after.outcome == Trace::Outcome::kDelivered) {
-    const int dir = hop_direction(levels_, node, step.next);
+    const int dir = dir_[first_port_[k] + step.port];
     step.hops = static_cast<uint16_t>(after.hops + 1);
     step.up_down = (dir > 0 && after.up_down) || (dir < 0 && after.down_only);
     step.down_only = dir < 0 && after.down_only;
   }
-  state_[node] = 2;
+  state_[k] = 2;
+}
+
+void PathEngine::start_walk(int lid) {
+  const int target = lid >= 0 && lid < static_cast<int>(lids_.owner.size()) ? lids_.owner[lid] : -1;
+  target_index_ = target >= 0 && is_switch_[target] ? switch_index_[target] : -1;
+  target_ca_ = target >= 0 && !is_switch_[target] ? ~target : kNoTarget;
+  column_ = lid >= 0 && lid < columns_.lids() ? column(lid) : nullptr;
+  std::fill(state_.begin(), state_.end(), 0);
+  delivered_sorted_ = false;
+}
+
+void PathEngine::follow(int k) {
+  // Follow the column from `k` until a settled switch, an end, or a switch already on the way.
+  int depth = 0;
+  bool loop = false;
+  for (;;) {
+    if (state_[k] != 0) {
+      loop = state_[k] == 1;
+      break;
+    }
+    state_[k] = 1;
+    stack_[depth++] = k;
+    k = settle_or_next(k, target_index_, target_ca_);
+    if (k < 0) break;
+  }
+  // Every switch on the stack leads into a loop, or takes its outcome from the one after it.
+  while (depth > 0) {
+    const int x = stack_[--depth];
+    if (state_[x] == 2) continue;
+    if (loop) {
+      steps_[x].outcome = Trace::Outcome::kLoop;
+      state_[x] = 2;
+    } else {
+      derive(x);
+    }
+  }
+}
+
+void PathEngine::walk(int lid) {
+  start_walk(lid);
+  // Top down, nearly every switch leads to a settled one: that case takes
+  // its step from it at once, with no stack, so switches do not wait on each other.
+  for (int k : top_down_) {
+    if (state_[k] == 2) continue;
+    const uint8_t port = column_ ? column_[k] : kNoPath;
+    const int link = port == kNoPath || port == 0 || port > num_ports_[k] ? -1 : link_[first_port_[k] + port];
+    if (link < 0 || link == target_index_ || state_[link] != 2) {
+      follow(k);
+      continue;
+    }
+    Step& step = steps_[k];
+    step = Step{};
+    step.port = port;
+    step.next = switches_[link];
+    next_[k] = link;
+    derive(k);
+  }
 }
 
 void PathEngine::walk(int lid, const std::vector<int>& starts) {
-  const int target = lid >= 0 && lid < static_cast<int>(lids_.owner.size()) ? lids_.owner[lid] : -1;
-  column_ = lid >= 0 && lid < columns_.lids() ? column(lid) : nullptr;
-  for (int sw : switches_) state_[sw] = 0;
-  for (int start : starts) {
-    if (state_[start] == 2) continue;
-    // Follow the column from `start` until a settled switch, an end, or a switch already on the way.
-    stack_.clear();
-    int x = start;
-    bool loop = false;
-    for (;;) {
-      if (state_[x] == 2) break;
-      if (state_[x] == 1) {
-        loop = true;
-        break;
-      }
-      state_[x] = 1;
-      stack_.push_back(x);
-      if (settle_terminal(x, target)) break;
-      x = steps_[x].next;
-    }
-    // Every switch on the stack leads into a loop, or takes its outcome from the one after it.
-    for (auto it = stack_.rbegin(); it != stack_.rend(); ++it) {
-      if (state_[*it] == 2) continue;
-      if (loop) {
-        steps_[*it].outcome = Trace::Outcome::kLoop;
-        state_[*it] = 2;
-      } else {
-        derive(*it);
-      }
-    }
-  }
-  delivered_sorted_ = false;
+  start_walk(lid);
+  for (int start : starts) follow(switch_index_[start]);
 }
 
 const std::vector<int>& PathEngine::delivered_farthest_first() {
@@ -214,8 +264,7 @@ const std::vector<int>& PathEngine::delivered_farthest_first() {
 void PathEngine::sort_delivered() {
   // Farthest first by a counting sort on hops.
   by_hops_.clear();
-  for (int sw : switches_) {
-    const Step& step = steps_[sw];
+  for (const Step& step : steps_) {
     if (step.outcome != Trace::Outcome::kDelivered) continue;
     if (by_hops_.size() <= step.hops) by_hops_.resize(step.hops + 1, 0);
     ++by_hops_[step.hops];
@@ -223,9 +272,9 @@ void PathEngine::sort_delivered() {
   int start = 0;
   for (auto it = by_hops_.rbegin(); it != by_hops_.rend(); ++it) start += std::exchange(*it, start);
   delivered_.resize(start);
-  for (int sw : switches_) {
-    const Step& step = steps_[sw];
-    if (step.outcome == Trace::Outcome::kDelivered) delivered_[by_hops_[step.hops]++] = sw;
+  for (size_t k = 0; k < steps_.size(); ++k) {
+    const Step& step = steps_[k];
+    if (step.outcome == Trace::Outcome::kDelivered) delivered_[by_hops_[step.hops]++] = switches_[k];
   }
 }
 

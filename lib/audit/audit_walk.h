@@ -65,35 +65,53 @@ class PathEngine {
   PathEngine(const Fabric& fabric, const Levels& levels, const LidMap& lids, const LftColumns& columns);
 
   /// Settles every switch for `lid`; the results stay valid until the next call.
-  void walk(int lid) { walk(lid, switches_); }
+  void walk(int lid);
   /// Settles only `starts` and the switches their paths for `lid` reach; the
   /// others keep stale steps (correctness asks only about senders' paths).
   void walk(int lid, const std::vector<int>& starts);
-  const Step& at(int node) const { return steps_[node]; }
+  /// The step of switch `node`.
+  const Step& at(int node) const { return steps_[switch_index_[node]]; }
   /// The switches that deliver, farthest first: each comes before the switch it forwards to.
   /// Sorted on the first call after a walk (only the contention audit asks).
   const std::vector<int>& delivered_farthest_first();
 
  private:
-  // Settles `node` when its egress ends the walk here; false when it leads on to a switch.
-  bool settle_terminal(int node, int target);
+  // Settles switch `k` (an index) where its egress ends the walk; else
+  // returns the index of the switch it leads to.
+  int settle_or_next(int k, int target_index, int target_ca);
+  // Sets the column and target of `lid` and forgets every switch's state.
+  void start_walk(int lid);
+  // Settles switch `k` and every switch its path passes until a settled one.
+  void follow(int k);
   const uint8_t* column(int lid);  // from the whole columns, or the tile holding it
-  void derive(int node);  // from the settled step of its next switch
+  void derive(int k);  // from the settled step of its next switch
 
-  const Levels& levels_;
   const LidMap& lids_;
   const LftColumns& columns_;
   std::vector<uint8_t> tile_;  // with LftColumns::kTiles: the tile of columns held
   int tile_first_ = -1;        // its first LID; -1: none yet
   std::vector<int> switches_;
+  // The switches from the highest level down: on a tree most routes climb,
+  // so nearly every switch's next is settled when it is reached, and the
+  // walk's loads do not wait on each other.
+  std::vector<int> top_down_;  // switch indices
   std::vector<int> switch_index_;  // per node: its place in switches_, -1 for CAs
-  // The cabling flat, for the hot loop: per switch (by index) its port
-  // count and where its ports' peers start in peer_ (-1: no cable).
-  std::vector<int> num_ports_, first_port_, peer_;
   std::vector<uint8_t> is_switch_;  // per node
+  // The cabling flat by switch index, for the hot loop (every switch, every
+  // LID): per switch its port count and where its ports start in link_ and
+  // dir_; per port the switch index it leads to, ~node for a CA, or
+  // kDeadLink, and the hop's direction by level (+1 up, -1 down, 0 sideways).
+  std::vector<int> num_ports_, first_port_, link_;
+  std::vector<int8_t> dir_;
   const uint8_t* column_ = nullptr;  // the walked LID's column; nullptr beyond every table
+  int target_index_ = -1;            // the walked LID's owner as a link names it: a switch's index,
+  int target_ca_ = 0;                // or a CA's ~node
+  // Per switch index: its step, the index its step leads to, and its walk
+  // state (0 unknown, 1 on the walk's stack, 2 settled). All of them fit in
+  // the first-level cache on FT(48,3).
   std::vector<Step> steps_;
-  std::vector<uint8_t> state_;  // per node: 0 unknown, 1 on the walk's stack, 2 settled
+  std::vector<int> next_;
+  std::vector<uint8_t> state_;
   std::vector<int> stack_;
   void sort_delivered();
   std::vector<int> delivered_;

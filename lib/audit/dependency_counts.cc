@@ -27,26 +27,33 @@ int widest_switch(const Fabric& fabric) {
 
 }  // namespace
 
+DependencyCounts::DependencyCounts(const Fabric& fabric)
+    : channels_(fabric, StarRoots{}), width_(widest_switch(fabric)), counts_(kVls), listed_(fabric.size(), 0) {}
+
 DependencyCounts::DependencyCounts(const Fabric& fabric, const LidMap& lids, const Lfts& lfts,
                                    const std::vector<uint8_t>& dest_sl)
-    : channels_(fabric, StarRoots{}), width_(widest_switch(fabric)), counts_(kVls), listed_(fabric.size(), 0) {
+    : DependencyCounts(fabric) {
+  count_tables(lids, lfts, dest_sl, worker_count((lids.max_lid + kBlock - 1) / kBlock / 16 + 1));
+}
+
+void DependencyCounts::count_tables(const LidMap& lids, const Lfts& lfts, const std::vector<uint8_t>& dest_sl,
+                                    int workers) {
   const size_t slots = static_cast<size_t>(channels_.count()) * width_;
   // Blocks of LIDs on every worker, each into counts of its own, summed.
   const long blocks = (lids.max_lid + kBlock - 1) / kBlock;
-  const int workers = worker_count(blocks / 16 + 1);
   std::vector<std::vector<std::vector<uint16_t>>> parts(workers, std::vector<std::vector<uint16_t>>(kVls));
   // A block's entries by switch rank (the switches alone: the block stays
   // in the second-level cache while its dependencies are read from it).
   const std::vector<int>& switches = channels_.switches();
   const size_t ranks = switches.size();
-  std::vector<int> rank(fabric.size(), -1);
+  std::vector<int> rank(listed_.size(), -1);
   for (size_t r = 0; r < ranks; ++r) rank[switches[r]] = static_cast<int>(r);
   // Flat lookups for the pass (88 million entries on FT(48,3)): per rank its
   // first channel number and port count, per channel the rank it leads to.
   std::vector<int> base(ranks), ports_of(ranks), peer_rank(channels_.count(), -1);
   for (size_t r = 0; r < ranks; ++r) {
     base[r] = channels_.of(switches[r], 1) >= 0 ? channels_.of(switches[r], 1) - 1 : -1;
-    ports_of[r] = fabric.node(switches[r]).num_ports;
+    ports_of[r] = channels_.ports(switches[r]);
     for (int port = 1; port <= ports_of[r]; ++port)
       if (const int c = channels_.of(switches[r], port); c >= 0) {
         base[r] = c - port;

@@ -23,10 +23,15 @@ namespace ftclos {
 
 class DependencyCounts {
  public:
-  /// The dependencies of every entry of `lfts` toward every LID with an
-  /// owner, each on the VL of its LID's SL (`dest_sl`, SL k on VL k; empty:
-  /// SL 0). One pass over the tables, blocks of LIDs in parallel.
+  /// None yet, on `fabric`'s channels (count_tables adds them).
+  explicit DependencyCounts(const Fabric& fabric);
+  /// The dependencies of every entry of `lfts` (count_tables, on every worker).
   DependencyCounts(const Fabric& fabric, const LidMap& lids, const Lfts& lfts, const std::vector<uint8_t>& dest_sl);
+
+  /// Adds the dependencies of every entry of `lfts` toward every LID with
+  /// an owner, each on the VL of its LID's SL (`dest_sl`, SL k on VL k;
+  /// empty: SL 0). One pass over the tables, blocks of LIDs on `workers` threads.
+  void count_tables(const LidMap& lids, const Lfts& lfts, const std::vector<uint8_t>& dest_sl, int workers);
 
   /// Whether `fabric` has the same nodes with switch cables lost at most:
   /// no switch port leads to another switch than it did, or to one where

@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <sstream>
+#include <thread>
 
 #include "audit/worst_case.h"
 #include "detect/summary.h"
@@ -34,9 +35,10 @@ class SweepRun {
 
   SweepOutcome run() {
     const Clock::time_point start = Clock::now();
-    recognize();
     memory_usable_ = in_.memory && in_.previous && in_.memory->fits(in_.fabric, in_.lids);
     if (in_.memory && !memory_usable_) in_.memory->clear();
+    start_counting();
+    recognize();
     // A sweep that keeps the last tables' valid entries takes from the
     // scheme only the entries of those that are not, and checks the merged
     // tables whole: auto then takes the first scheme that routes, without
@@ -53,6 +55,7 @@ class SweepRun {
         say(SweepLevel::kInfo, summary(in_.read_ms + ms_since(start)));
       }
     }
+    memory_counted();
     if (in_.memory && !out_.ok()) in_.memory->clear();
     return std::move(out_);
   }
@@ -83,6 +86,29 @@ class SweepRun {
     return check_correctness(input);
   }
   const Levels& sweep_levels() const { return out_.sweep.detection.levels; }
+
+  // The memory's tables counted beside recognition, on the core it leaves
+  // idle (engine/sweep_memory.h), where the last sweep left them uncounted.
+  void start_counting() {
+    if (!memory_usable_ || !in_.memory->uncounted) return;
+    counting_ = std::jthread([this] {
+      try {
+        in_.memory->count(in_.lids, *in_.previous, 1);
+      } catch (const std::exception&) {  // out of memory: the sweep goes on without
+        counting_failed_ = true;
+      }
+    });
+  }
+
+  // Whether the memory is usable, once counted: waits for the counting.
+  bool memory_counted() {
+    if (counting_.joinable()) counting_.join();
+    if (counting_failed_ && memory_usable_) {
+      in_.memory->clear();
+      memory_usable_ = false;
+    }
+    return memory_usable_;
+  }
 
   std::string unsound(const Correctness& check) const {
     return undelivered_reason(check, options_.check_switch_routes);
@@ -224,7 +250,9 @@ class SweepRun {
     Clock::time_point start = Clock::now();
     const RoutingInput input{in_.fabric, sweep().detection, in_.lids};
     const std::vector<uint8_t> no_sls;
-    // Where the memory holds the last tables' check, only the tables of the switches that lost a cable are scanned.
+    // Where the memory holds the last tables' check, only the tables of the
+    // switches that lost a cable are scanned. The counts' channels only:
+    // the counting (start_counting) only reads them too, and goes on.
     const std::vector<int> lost_at =
         memory_usable_ ? in_.memory->counts->switches_losing_cables(in_.fabric) : std::vector<int>{};
     Result<CrossingRepair> repair = repair_crossing_lids(
@@ -266,7 +294,7 @@ class SweepRun {
   // fails, or the CAs with a cable are not those the check counted,
   // nullopt: the caller audits the tables whole.
   std::optional<Correctness> check_repaired_lids(const CrossingRepair& repair) {
-    if (!memory_usable_ || repair.undelivered_lids > 0 || cabled_cas(in_.fabric) != in_.memory->cabled_cas)
+    if (!memory_counted() || repair.undelivered_lids > 0 || cabled_cas(in_.fabric) != in_.memory->cabled_cas)
       return std::nullopt;
     ChangedLids changed{std::vector<std::vector<int>>(in_.lids.max_lid + 1),
                         std::vector<uint8_t>(in_.lids.max_lid + 1, 0)};
@@ -305,8 +333,8 @@ class SweepRun {
 
   // Leaves the memory describing the tables published, sound ones only:
   // from this change's counts where it made them, the kept ones where
-  // nothing changed, else counted afresh (one pass over every entry,
-  // checking time: the first sweep's).
+  // nothing changed, else uncounted (the next sweep counts them beside its
+  // recognition: one pass over every entry).
   void remember() {
     if (!in_.memory) return;
     const Correctness& check = sweep().check;
@@ -319,12 +347,14 @@ class SweepRun {
     const Clock::time_point start = Clock::now();
     const Routing& routing = sweep().routing;
     std::optional<DependencyCounts> counts = std::move(counts_after_);
-    if (!counts && memory_usable_ && sweep().changed == 0) {
+    if (!counts && memory_counted() && sweep().changed == 0) {
       counts = std::move(in_.memory->counts);
       counts->lose_cables(in_.fabric);
     }
-    if (!counts) counts.emplace(in_.fabric, in_.lids, routing.lfts, routing.dest_sl);
-    in_.memory->keep(in_.fabric, in_.lids, check, std::move(*counts));
+    if (counts)
+      in_.memory->keep(in_.fabric, in_.lids, check, std::move(*counts));
+    else
+      in_.memory->keep_uncounted(in_.fabric, in_.lids, check, routing.dest_sl);
     sweep().check_ms += ms_since(start);
   }
 
@@ -367,7 +397,7 @@ class SweepRun {
     // The transition base from the kept counts where the memory holds them:
     // only the changed entries read (a repair named them, else one
     // comparison of the tables), not every entry's dependencies.
-    if (!base_ && memory_usable_) base_from_memory(changed_lids(in_.fabric, in_.lids, before, after));
+    if (!base_ && memory_counted()) base_from_memory(changed_lids(in_.fabric, in_.lids, before, after));
     sweep().steps_from_memory = base_ != nullptr;
     sweep().steps = base_ ? plan_safe_steps(*base_, before, after) : plan_safe_steps(in_.fabric, in_.lids, before, after);
     sweep().check_ms += ms_since(start);
@@ -520,7 +550,9 @@ class SweepRun {
   const SweepLog& log_;
   SweepOutcome out_;
   bool checked_ = false;  // out_.sweep.check is for out_.sweep.routing
-  bool memory_usable_ = false;  // in_.memory holds the counts of in_.previous
+  bool memory_usable_ = false;  // in_.memory holds the counts of in_.previous (memory_counted)
+  bool counting_failed_ = false;  // set by counting_, read after it ends
+  std::jthread counting_;  // start_counting's
   const std::vector<SlException> no_exceptions_;
   std::unique_ptr<TransitionBase> base_;          // of the change to out_.sweep.routing, from the kept counts
   std::optional<DependencyCounts> counts_after_;  // of out_.sweep.routing, from base_

@@ -25,6 +25,21 @@ void SweepMemory::keep(const Fabric& fabric, const LidMap& lids, const Correctne
   cabled_cas = ftclos::cabled_cas(fabric);
   check = sound;
   counts = std::move(kept);
+  uncounted = false;
+  dest_sl.clear();
+}
+
+void SweepMemory::keep_uncounted(const Fabric& fabric, const LidMap& lids, const Correctness& sound,
+                                 std::vector<uint8_t> sls) {
+  keep(fabric, lids, sound, DependencyCounts(fabric));
+  uncounted = true;
+  dest_sl = std::move(sls);
+}
+
+void SweepMemory::count(const LidMap& lids, const Lfts& tables, int workers) {
+  counts->count_tables(lids, tables, dest_sl, workers);
+  uncounted = false;
+  dest_sl.clear();
 }
 
 }  // namespace ftclos

@@ -30,6 +30,8 @@ class Channels {
   int of(int x, int port) const {
     return port < 1 || port >= first_[x + 1] - first_[x] || !leads_to_switch_[first_[x] + port] ? -1 : first_[x] + port;
   }
+  /// The ports of switch `x`.
+  int ports(int x) const { return first_[x + 1] - first_[x] - 1; }
   /// The switch channel `c` leads to, the switch it leaves and the port it leaves by.
   int peer(int c) const { return peer_[c]; }
   int from(int c) const { return from_[c]; }

@@ -214,6 +214,11 @@ class Auditor {
       if (pieces_[x] >= static_cast<int>(switches_in_piece_.size())) switches_in_piece_.resize(pieces_[x] + 1, 0);
       ++switches_in_piece_[pieces_[x]];
     }
+    for (const std::vector<int>& groups : senders_.groups_on) {
+      long members = 0;
+      for (int g : groups) members += static_cast<long>(senders_.groups[g].members.size());
+      senders_on_.push_back(members);
+    }
   }
 
   void audit_destination(int d) {
@@ -226,7 +231,12 @@ class Auditor {
       if (owned) engine_.walk(lid);  // every switch: switches send to every LID too
       // On a folded Clos: whether every sender of the column is delivered going only up, then only down.
       bool up_down_column = folded_;
-      for (int g : senders_.groups_on[k]) {
+      // Where every switch delivers going up, then down (the common case),
+      // so does every sender with an entry switch, all in d's piece: they
+      // only count (unless their paths are weighed against the shortest).
+      const bool all_up_down = owned && !in_.count_non_minimal && engine_.all_up_down();
+      if (all_up_down) counts_.pairs += senders_on_[k] - in_group_on(d, d_entry, offset);
+      for (int g : all_up_down ? no_groups_ : senders_.groups_on[k]) {
         const SenderGroup& group = senders_.groups[g];
         // The members share every outcome: count them at once, describe the first.
         // Only the group at d's own switch can hold d.
@@ -309,9 +319,12 @@ class Auditor {
   // adds their channel dependencies on the LID's SL: they share the VLs
   // with the CAs' traffic, so a turn only they make can close a credit loop.
   void audit_switch_sources(int lid, int owner) {
-    counts_.switch_pairs += switches_in_piece_[pieces_[owner]] - in_.fabric.node(owner).is_switch();
-    bool up_down = folded_, delivered = false;
-    for (int x : switches_) {
+    const long sources = switches_in_piece_[pieces_[owner]] - in_.fabric.node(owner).is_switch();
+    counts_.switch_pairs += sources;
+    // Where every switch delivers (all in the owner's piece), none is judged.
+    const bool all_deliver = engine_.all_deliver();
+    bool up_down = folded_ && (!all_deliver || engine_.all_up_down()), delivered = all_deliver && sources > 0;
+    for (int x : all_deliver ? no_groups_ : switches_) {
       if (x == owner || pieces_[x] != pieces_[owner]) continue;
       const Step& step = engine_.at(x);
       up_down = up_down && step.outcome == Trace::Outcome::kDelivered && step.up_down;
@@ -385,6 +398,16 @@ class Auditor {
 
   const std::array<bool, kVls>& turned() const { return turned_; }
   const std::array<bool, kVls>& switch_turned() const { return switch_turned_; }
+
+  // 1 when CA d is a member of a sender group at its entry switch `d_entry` sending on `offset`.
+  int in_group_on(int d, int d_entry, int offset) const {
+    if (d_entry < 0) return 0;
+    for (int g : senders_.groups_at[d_entry]) {
+      const SenderGroup& group = senders_.groups[g];
+      if (group.sends_on(offset) && std::ranges::binary_search(group.members, d)) return 1;
+    }
+    return 0;
+  }
 
   // Folds another worker's results (of later destinations) into this one.
   void absorb(const Auditor& other) {
@@ -565,6 +588,8 @@ class Auditor {
   const bool folded_;
   const std::vector<int>& switches_;  // every switch, in node order
   std::vector<long> switches_in_piece_;  // per piece of the cabling (pieces_): its switches
+  std::vector<long> senders_on_;  // per entry of senders_.offsets: the members of the groups sending on it
+  const std::vector<int> no_groups_;  // what the judging loops take where nothing is to judge
   PathEngine engine_;
   Correctness counts_;
   std::array<std::vector<std::string>, kKinds> examples_;

@@ -176,8 +176,14 @@ inline int PathEngine::settle_or_next(int k, int target_index, int target_ca) {
       }
     }
   }
-  state_[k] = 2;
+  settled(k);
   return -1;
+}
+
+inline void PathEngine::settled(int k) {
+  state_[k] = 2;
+  undelivered_ += steps_[k].outcome != Trace::Outcome::kDelivered;
+  not_up_down_ += !steps_[k].up_down;
 }
 
 inline void PathEngine::derive(int k) {
@@ -200,6 +206,7 @@ void PathEngine::start_walk(int lid) {
   column_ = lid >= 0 && lid < columns_.lids() ? column(lid) : nullptr;
   std::fill(state_.begin(), state_.end(), 0);
   delivered_sorted_ = false;
+  undelivered_ = not_up_down_ = 0;
 }
 
 void PathEngine::follow(int k) {
@@ -222,15 +229,18 @@ void PathEngine::follow(int k) {
     if (state_[x] == 2) continue;
     if (loop) {
       steps_[x].outcome = Trace::Outcome::kLoop;
-      state_[x] = 2;
+      settled(x);
     } else {
       derive(x);
+      undelivered_ += steps_[x].outcome != Trace::Outcome::kDelivered;
+      not_up_down_ += !steps_[x].up_down;
     }
   }
 }
 
 void PathEngine::walk(int lid) {
   start_walk(lid);
+  int undelivered = 0, not_up_down = 0;  // of the switches settled here (follow counts its own)
   // Top down, nearly every switch leads to a settled one: that case takes
   // its step from it at once, with no stack, so switches do not wait on each other.
   for (int k : top_down_) {
@@ -247,11 +257,17 @@ void PathEngine::walk(int lid) {
     step.next = switches_[link];
     next_[k] = link;
     derive(k);
+    undelivered += step.outcome != Trace::Outcome::kDelivered;
+    not_up_down += !step.up_down;
   }
+  undelivered_ += undelivered;
+  not_up_down_ += not_up_down;
+  every_switch_walked_ = true;
 }
 
 void PathEngine::walk(int lid, const std::vector<int>& starts) {
   start_walk(lid);
+  every_switch_walked_ = false;
   for (int start : starts) follow(switch_index_[start]);
 }
 

@@ -71,6 +71,11 @@ class PathEngine {
   void walk(int lid, const std::vector<int>& starts);
   /// The step of switch `node`.
   const Step& at(int node) const { return steps_[switch_index_[node]]; }
+  /// After walk(lid) (every switch): whether every switch delivers, and
+  /// whether each does so going only up, then only down. False after a walk
+  /// from some switches only.
+  bool all_deliver() const { return every_switch_walked_ && undelivered_ == 0; }
+  bool all_up_down() const { return every_switch_walked_ && undelivered_ == 0 && not_up_down_ == 0; }
   /// The switches that deliver, farthest first: each comes before the switch it forwards to.
   /// Sorted on the first call after a walk (only the contention audit asks).
   const std::vector<int>& delivered_farthest_first();
@@ -85,6 +90,7 @@ class PathEngine {
   void follow(int k);
   const uint8_t* column(int lid);  // from the whole columns, or the tile holding it
   void derive(int k);  // from the settled step of its next switch
+  void settled(int k);  // marks switch k settled (an end of the walk), and counts its outcome
 
   const LidMap& lids_;
   const LftColumns& columns_;
@@ -113,6 +119,8 @@ class PathEngine {
   std::vector<int> next_;
   std::vector<uint8_t> state_;
   std::vector<int> stack_;
+  bool every_switch_walked_ = false;  // the last walk settled every switch
+  int undelivered_ = 0, not_up_down_ = 0;  // switches the last walk settled so
   void sort_delivered();
   std::vector<int> delivered_;
   bool delivered_sorted_ = false;

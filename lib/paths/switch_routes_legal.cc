@@ -249,6 +249,7 @@ class LegalCompleter {
       if (fabric_.node(x).is_switch()) every_switch_.push_back(x);
     for (int x : every_switch_)
       if (levels_.of[x] >= 1) switches_.push_back(x);
+
     // GUID order, so that the entries written do not depend on the order nodes come in.
     std::ranges::sort(switches_, [&](int a, int b) { return precedes_by_guid(fabric_, a, b); });
     entry_switches_ = entry_switches(fabric_, lids_);
@@ -265,6 +266,8 @@ class LegalCompleter {
     }
     up_ports_.assign(fabric_.size(), {0, 0});
     for (int x : switches_) up_ports_[x] = up_port_run(x);
+    down_ports_.assign(fabric_.size(), {0, 0});
+    for (int x : switches_) down_ports_[x] = down_port_run(x);
     place_ = choose_turn_place(fabric_, levels_, lids_, peaks_, previous);
     out_.turn_leaf = place_.leaf;
     out_.orphan = place_.orphan;
@@ -305,10 +308,12 @@ class LegalCompleter {
         const int first = port_index_[x], ports = num_ports_[x];
         const std::vector<uint8_t>& table = lfts_.port[x];  // sized by the caller
         for (long i = begin; i < end; ++i) {
-          // Most entries climb (every leaf's but its own CAs'): 16 LIDs in a
-          // row whose entries all take an up port are legal as they stand.
+          // Most entries climb (every leaf's but its own CAs'), and a top
+          // switch sends a run of LIDs down one port: 16 LIDs in a row whose
+          // entries all take an up port, or one down port to a switch whose
+          // entries for them all go on down to switches, are legal as they stand.
           if (!previous && i + 16 <= end && lids[i + 15] - lids[i] == 15 &&
-              climbs_all(x, table.data() + lids[i])) {
+              (climbs_all(x, table.data() + lids[i]) || descend_all(x, lids[i]))) {
             i += 15;
             continue;
           }
@@ -344,6 +349,25 @@ class LegalCompleter {
     Bytes v;
     std::memcpy(&v, entries, sizeof v);
     const Bytes outside = reinterpret_cast<Bytes>((v < low) | (v > high));
+    uint64_t words[2];
+    std::memcpy(words, &outside, sizeof words);
+    return (words[0] | words[1]) == 0;
+  }
+
+  // Whether x's entries for the 16 LIDs from `lid` on are one down port to
+  // a switch whose entries for them all take a port of its down run.
+  bool descend_all(int x, int lid) const {
+    using Bytes = uint8_t __attribute__((vector_size(16)));
+    const uint8_t* entries = lfts_.port[x].data() + lid;
+    const uint8_t port = entries[0];
+    if (port == 0 || port > num_ports_[x] || up_port_[port_index_[x] + port]) return false;
+    const int next = switch_peer_[port_index_[x] + port];
+    if (next < 0 || down_ports_[next].first == 0) return false;
+    const auto [low, high] = down_ports_[next];
+    Bytes mine, theirs;
+    std::memcpy(&mine, entries, sizeof mine);
+    std::memcpy(&theirs, lfts_.port[next].data() + lid, sizeof theirs);
+    const Bytes outside = reinterpret_cast<Bytes>((mine != port) | (theirs < low) | (theirs > high));
     uint64_t words[2];
     std::memcpy(words, &outside, sizeof words);
     return (words[0] | words[1]) == 0;
@@ -469,6 +493,21 @@ class LegalCompleter {
       }
     for (int p = low; p >= 1 && p <= high; ++p)
       if (!up_port_[port_index_[x] + p] || switch_peer_[port_index_[x] + p] < 0) return {0, 0};
+    return {static_cast<uint8_t>(low), static_cast<uint8_t>(high)};
+  }
+
+  // Switch x's down ports cabled to a switch as one run [low, high] of
+  // port numbers; {0, 0} where they are not one run, or none.
+  std::pair<uint8_t, uint8_t> down_port_run(int x) const {
+    const auto down = [&](int p) { return !up_port_[port_index_[x] + p] && switch_peer_[port_index_[x] + p] >= 0; };
+    int low = 0, high = 0;
+    for (int p = 1; p <= num_ports_[x]; ++p)
+      if (down(p)) {
+        if (low == 0) low = p;
+        high = p;
+      }
+    for (int p = low; p >= 1 && p <= high; ++p)
+      if (!down(p)) return {0, 0};
     return {static_cast<uint8_t>(low), static_cast<uint8_t>(high)};
   }
 
@@ -785,6 +824,7 @@ class LegalCompleter {
   std::vector<int> port_index_;
   std::vector<int> num_ports_;       // per node
   std::vector<std::pair<uint8_t, uint8_t>> up_ports_;  // per switch: up_port_run
+  std::vector<std::pair<uint8_t, uint8_t>> down_ports_;  // per switch: down_port_run
   std::vector<int> every_switch_;
   std::vector<int> switches_;        // those with a level, in GUID order
   std::vector<int> entry_switches_;  // the switches CAs with LIDs enter at, once each

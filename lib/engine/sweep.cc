@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "audit/worst_case.h"
+#include "core/workers.h"
 #include "detect/summary.h"
 #include "paths/contention_polish.h"
 #include "schemes/switch_traffic.h"
@@ -88,9 +89,14 @@ class SweepRun {
   const Levels& sweep_levels() const { return out_.sweep.detection.levels; }
 
   // The memory's tables counted beside recognition, on the core it leaves
-  // idle (engine/sweep_memory.h), where the last sweep left them uncounted.
+  // idle (engine/sweep_memory.h), where the last sweep left them uncounted;
+  // first, where one thread is all the sweep may use (jobs=1).
   void start_counting() {
     if (!memory_usable_ || !in_.memory->uncounted) return;
+    if (worker_count(2) < 2) {
+      in_.memory->count(in_.lids, *in_.previous, 1);
+      return;
+    }
     counting_ = std::jthread([this] {
       try {
         in_.memory->count(in_.lids, *in_.previous, 1);

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "core/workers.h"
 #include "engine/sweep.h"
 #include "gen/generate.h"
 #include "routing_checks.h"
@@ -94,6 +95,31 @@ TEST_P(SweepMemoryTest, AFailureSweepWithMemoryDecidesAsOneWithout) {
     EXPECT_GT(repaired, 0);
   }
   EXPECT_GT(stepped, 0);
+}
+
+// Where the sweep may use one thread (jobs=1), the next sweep counts the
+// kept tables itself, before its recognition, and decides as with two.
+TEST(SweepMemory, OneThreadCountsBeforeRecognition) {
+  const Fabric fabric = *generate_ftree(8, 3);
+  const LidMap lids = *assign_lids(fabric, 0);
+  const HostHints hints;
+  set_max_workers(1);
+  SweepMemory memory;
+  SweepInput first{fabric, lids, hints};
+  first.memory = &memory;
+  const SweepOutcome before = run_sweep(first, options());
+  ASSERT_TRUE(before.ok()) << before.message;
+  Fabric damaged = fabric;
+  damaged.disconnect(switch_cables(fabric).front());
+  SweepInput input{damaged, lids, hints, &before.sweep.routing.lfts};
+  input.previous_sl = &before.sweep.routing.dest_sl;
+  input.memory = &memory;
+  const SweepOutcome with = run_sweep(input, options());
+  set_max_workers(0);
+  ASSERT_TRUE(with.ok()) << with.message;
+  EXPECT_TRUE(with.sweep.steps_from_memory);
+  ASSERT_FALSE(memory.uncounted);
+  EXPECT_EQ(*memory.counts, DependencyCounts(damaged, lids, with.sweep.routing.lfts, with.sweep.routing.dest_sl));
 }
 
 // Counts kept for other cables are no memory: two cables swapped (each

@@ -214,6 +214,7 @@ class Auditor {
       if (pieces_[x] >= static_cast<int>(switches_in_piece_.size())) switches_in_piece_.resize(pieces_[x] + 1, 0);
       ++switches_in_piece_[pieces_[x]];
     }
+    for (const SenderGroup& group : senders_.groups) grouped_cas_ += static_cast<long>(group.members.size());
     for (const std::vector<int>& groups : senders_.groups_on) {
       long members = 0;
       for (int g : groups) members += static_cast<long>(senders_.groups[g].members.size());
@@ -305,7 +306,9 @@ class Auditor {
     const int lid = in_.lids.base[x];
     if (lid <= 0 || lid >= static_cast<int>(in_.lids.owner.size()) || in_.lids.owner[lid] != x) return;
     engine_.walk(lid);
-    for (const SenderGroup& group : senders_.groups) {  // each CA is in one group
+    // Where every switch delivers (all in x's piece), every group's CAs only count.
+    if (engine_.all_deliver()) counts_.switch_pairs += grouped_cas_;
+    for (const SenderGroup& group : engine_.all_deliver() ? no_sender_groups_ : senders_.groups) {  // each CA is in one group
       if (pieces_[group.entry] != pieces_[x]) continue;
       const long members = static_cast<long>(group.members.size());
       counts_.switch_pairs += members;
@@ -589,7 +592,9 @@ class Auditor {
   const std::vector<int>& switches_;  // every switch, in node order
   std::vector<long> switches_in_piece_;  // per piece of the cabling (pieces_): its switches
   std::vector<long> senders_on_;  // per entry of senders_.offsets: the members of the groups sending on it
+  long grouped_cas_ = 0;          // the members of every sender group
   const std::vector<int> no_groups_;  // what the judging loops take where nothing is to judge
+  const std::vector<SenderGroup> no_sender_groups_;
   PathEngine engine_;
   Correctness counts_;
   std::array<std::vector<std::string>, kKinds> examples_;

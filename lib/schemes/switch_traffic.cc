@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/workers.h"
 #include "detect/levels.h"
 #include "paths/detour_layers.h"
 #include "paths/switch_routes_legal.h"
@@ -43,14 +44,22 @@ std::vector<bool> lids_with_holes(const Fabric& fabric, const LidMap& lids, cons
   const size_t count = static_cast<size_t>(lids.max_lid) + 1;
   std::vector<uint8_t> owned(count, 0);
   for (size_t lid = 1; lid < count; ++lid) owned[lid] = lids.owner[lid] >= 0 ? 0xFF : 0;
+  // Blocks of switches on threads, each marking its own LIDs, joined after.
+  const int workers = worker_count(fabric.size() / 256 + 1);
+  std::vector<std::vector<uint8_t>> marks(workers, std::vector<uint8_t>(count, 0));
+  for_each_block(fabric.size(), workers, [&](int w, long begin, long end) {
+    for (int x = static_cast<int>(begin); x < end; ++x) {
+      if (!fabric.node(x).is_switch()) continue;
+      const std::vector<uint8_t>& table = lfts.port[x];
+      if (table.size() >= count && !has_hole(table.data(), owned.data(), count)) continue;
+      for (size_t lid = 1; lid < count; ++lid)
+        if (owned[lid] && lids.owner[lid] != x && (lid >= table.size() || table[lid] == kNoPath)) marks[w][lid] = 1;
+    }
+  });
   std::vector<bool> holed(count, false);
-  for (int x = 0; x < fabric.size(); ++x) {
-    if (!fabric.node(x).is_switch()) continue;
-    const std::vector<uint8_t>& table = lfts.port[x];
-    if (table.size() >= count && !has_hole(table.data(), owned.data(), count)) continue;
+  for (const std::vector<uint8_t>& mine : marks)
     for (size_t lid = 1; lid < count; ++lid)
-      if (owned[lid] && lids.owner[lid] != x && (lid >= table.size() || table[lid] == kNoPath)) holed[lid] = true;
-  }
+      if (mine[lid]) holed[lid] = true;
   return holed;
 }
 

@@ -1,6 +1,7 @@
 #include "paths/cdg_layers.h"
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
 #include <utility>
 
@@ -105,10 +106,24 @@ AcyclicLayer::AcyclicLayer(int channels) : AcyclicLayer([channels] {
   return places;
 }()) {}
 
+namespace {
+
+constexpr uint64_t kKeyGap = uint64_t{1} << 32;  // between neighbours' keys when (re)numbered
+
+}  // namespace
+
 AcyclicLayer::AcyclicLayer(std::vector<int> places)
-    : next_(places.size()), known_(places.size() * 4, 0), order_(std::move(places)), at_place_(order_.size()),
-      seen_(order_.size(), 0), moving_(order_.size(), 0) {
-  for (size_t c = 0; c < order_.size(); ++c) at_place_[order_[c]] = static_cast<int>(c);
+    : next_(places.size()), known_(places.size() * 4, 0), key_(places.size()), before_(places.size(), -1),
+      after_(places.size(), -1), seen_(places.size(), 0) {
+  std::vector<int> at_place(places.size());
+  for (size_t c = 0; c < places.size(); ++c) at_place[places[c]] = static_cast<int>(c);
+  for (size_t place = 0; place < at_place.size(); ++place) {
+    const int c = at_place[place];
+    key_[c] = (place + 1) * kKeyGap;
+    before_[c] = place > 0 ? at_place[place - 1] : -1;
+    after_[c] = place + 1 < at_place.size() ? at_place[place + 1] : -1;
+  }
+  first_ = at_place.empty() ? -1 : at_place.front();
 }
 
 // 256 bits per channel, one per low byte of a successor: a channel's
@@ -147,15 +162,15 @@ bool AcyclicLayer::try_add(const std::vector<Dependency>& deps) {
 // The edge u -> v is in the lists already; false when it closes a cycle.
 bool AcyclicLayer::add(const Dependency& dep) {
   const auto [u, v] = dep;
-  if (order_[u] < order_[v]) return true;
-  if (u == v || reaches_within(v, u, order_[u])) return false;
-  move_past(order_[v], order_[u]);
+  if (key_[u] < key_[v]) return true;
+  if (u == v || reaches_within(v, u, key_[u])) return false;
+  move_past(u);
   return true;
 }
 
 // Forward search from `from` among channels placed at most `upper`: whether
 // it meets `target`. Leaves the channels it met in forward_.
-bool AcyclicLayer::reaches_within(int from, int target, int upper) {
+bool AcyclicLayer::reaches_within(int from, int target, uint64_t upper) {
   forward_.clear();
   stack_.assign(1, from);
   seen_[from] = 1;
@@ -166,7 +181,7 @@ bool AcyclicLayer::reaches_within(int from, int target, int upper) {
     forward_.push_back(at);
     for (int to : next_[at]) {
       if (to == target) found = true;
-      if (seen_[to] || order_[to] > upper) continue;
+      if (seen_[to] || key_[to] > upper) continue;
       seen_[to] = 1;
       stack_.push_back(to);
     }
@@ -176,29 +191,48 @@ bool AcyclicLayer::reaches_within(int from, int target, int upper) {
   return found;
 }
 
-// The channels the search from the head met (forward_), all placed in
-// [lowest, highest], move just past the tail (placed at `highest`), each
-// set keeping its order. Still topological: nothing the head reaches is
-// placed in that span outside forward_, so no dependency leads from
-// forward_ back to a channel that stays; one pass over the span, no sort.
-void AcyclicLayer::move_past(int lowest, int highest) {
-  for (int c : forward_) moving_[order_[c]] = 1;  // by place: the pass below reads it in order
-  int place = lowest;
-  stack_.clear();  // forward_'s channels in their order
-  for (int old = lowest; old <= highest; ++old) {
-    const int c = at_place_[old];
-    if (moving_[old]) {
-      moving_[old] = 0;
-      stack_.push_back(c);
-      continue;
-    }
-    order_[c] = place;
-    at_place_[place++] = c;
+// The channels the search from the head met (forward_), all placed between
+// head and tail, move just past the tail, keeping their order. Still
+// topological: nothing the head reaches is placed in that span outside
+// forward_, so no dependency leads from forward_ back to a channel that stays.
+void AcyclicLayer::move_past(int tail) {
+  std::ranges::sort(forward_, [&](int a, int b) { return key_[a] < key_[b]; });
+  for (int c : forward_) unlink(c);
+  const uint64_t count = forward_.size();
+  const bool room = after_[tail] >= 0 ? key_[after_[tail]] - key_[tail] > count
+                                      : key_[tail] <= std::numeric_limits<uint64_t>::max() - (count + 1) * kKeyGap;
+  if (!room) renumber();
+  const uint64_t low = key_[tail];
+  const uint64_t step = after_[tail] >= 0 ? (key_[after_[tail]] - low) / (count + 1) : kKeyGap;
+  int at = tail;
+  for (uint64_t i = 0; i < count; ++i) {
+    const int c = forward_[i];
+    key_[c] = low + step * (i + 1);
+    link_after(at, c);
+    at = c;
   }
-  for (int c : stack_) {
-    order_[c] = place;
-    at_place_[place++] = c;
-  }
+}
+
+void AcyclicLayer::unlink(int c) {
+  if (before_[c] >= 0)
+    after_[before_[c]] = after_[c];
+  else
+    first_ = after_[c];
+  if (after_[c] >= 0) before_[after_[c]] = before_[c];
+  before_[c] = after_[c] = -1;
+}
+
+void AcyclicLayer::link_after(int at, int c) {
+  before_[c] = at;
+  after_[c] = after_[at];
+  if (after_[at] >= 0) before_[after_[at]] = c;
+  after_[at] = c;
+}
+
+// Keys evenly apart again, in the list's order (where a gap ran out).
+void AcyclicLayer::renumber() {
+  uint64_t key = kKeyGap;
+  for (int c = first_; c >= 0; c = after_[c], key += kKeyGap) key_[c] = key;
 }
 
 CdgLayers::CdgLayers(int channels) : places_(channels) { std::iota(places_.begin(), places_.end(), 0); }

@@ -80,7 +80,10 @@ std::vector<Dependency> dependencies_toward(const Lfts& lfts, const Channels& ch
 /// Rohnert, "Maintaining a topological order under edge insertions", IPL
 /// 1996): a dependency that agrees with the order costs nothing; one that
 /// does not searches forward from its head among the channels placed up to
-/// its tail, and what it meets moves just past the tail.
+/// its tail, and what it meets moves just past the tail. The order is a
+/// list with gapped keys, so a move costs the channels moved, not every
+/// channel placed between head and tail (on a 10,080-host RFC's switch
+/// routes, most of the layering's time).
 class AcyclicLayer {
  public:
   explicit AcyclicLayer(int channels);
@@ -96,16 +99,21 @@ class AcyclicLayer {
  private:
   uint64_t& known_word(const Dependency& dep, uint64_t& bit);
   bool add(const Dependency& dep);
-  bool reaches_within(int from, int target, int upper);
-  void move_past(int lowest, int highest);
+  bool reaches_within(int from, int target, uint64_t upper);
+  void move_past(int tail);
+  void unlink(int c);
+  void link_after(int at, int c);
+  void renumber();
 
   std::vector<std::vector<int>> next_;
   std::vector<uint64_t> known_;  // the dependencies held, as bits (known_word)
   std::vector<Dependency> added_;  // try_add's, until it returns
-  std::vector<int> order_;     // per channel: its place in the topological order
-  std::vector<int> at_place_;  // per place: its channel (order_'s inverse)
+  // The topological order: a list (per channel its neighbours in it, -1 at
+  // the ends) and per channel a key that grows along it, with gaps.
+  std::vector<uint64_t> key_;
+  std::vector<int> before_, after_;
+  int first_ = -1;
   std::vector<uint8_t> seen_;  // search marks, cleared after each search
-  std::vector<uint8_t> moving_;  // per place: move_past moves its channel; cleared as it goes
   std::vector<int> forward_, stack_;  // the last search's channels, and its stack
 };
 

@@ -147,10 +147,10 @@ const uint8_t* PathEngine::column(int lid) {
   return tile_.data() + static_cast<size_t>(lid - tile_first_) * width;
 }
 
-inline int PathEngine::settle_or_next(int k, int target_index, int target_ca) {
+inline int PathEngine::settle_or_next(int k) {
   Step& step = steps_[k];
   step = Step{};
-  if (k == target_index) {  // a switch's own LID: arrived
+  if (k == target_index_) {  // a switch's own LID: arrived
     step.outcome = Trace::Outcome::kDelivered;
     step.up_down = step.down_only = true;
   } else {
@@ -162,7 +162,7 @@ inline int PathEngine::settle_or_next(int k, int target_index, int target_ca) {
       const int link = link_[at];
       if (link == kDeadLink) {
         step.outcome = Trace::Outcome::kDeadPort;
-      } else if (link == target_index || link == target_ca) {
+      } else if (link == target_index_ || link == target_ca_) {
         step.outcome = Trace::Outcome::kDelivered;
         step.hops = 1;
         step.up_down = dir_[at] != 0;
@@ -220,7 +220,7 @@ void PathEngine::follow(int k) {
     }
     state_[k] = 1;
     stack_[depth++] = k;
-    k = settle_or_next(k, target_index_, target_ca_);
+    k = settle_or_next(k);
     if (k < 0) break;
   }
   // Every switch on the stack leads into a loop, or takes its outcome from the one after it.

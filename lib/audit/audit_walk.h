@@ -83,7 +83,7 @@ class PathEngine {
  private:
   // Settles switch `k` (an index) where its egress ends the walk; else
   // returns the index of the switch it leads to.
-  int settle_or_next(int k, int target_index, int target_ca);
+  int settle_or_next(int k);
   // Sets the column and target of `lid` and forgets every switch's state.
   void start_walk(int lid);
   // Settles switch `k` and every switch its path passes until a settled one.

@@ -230,38 +230,15 @@ class Auditor {
       const int lid = in_.lids.base[d] + offset;
       const bool owned = lid < static_cast<int>(in_.lids.owner.size()) && in_.lids.owner[lid] == d;
       if (owned) engine_.walk(lid);  // every switch: switches send to every LID too
-      // On a folded Clos: whether every sender of the column is delivered going only up, then only down.
+      // On a folded Clos: whether every sender of the column is delivered
+      // going only up, then only down. Where every switch delivers so (the
+      // common case), so does every sender with an entry switch, all in d's
+      // piece: they only count (unless their paths are weighed against the shortest).
       bool up_down_column = folded_;
-      // Where every switch delivers going up, then down (the common case),
-      // so does every sender with an entry switch, all in d's piece: they
-      // only count (unless their paths are weighed against the shortest).
-      const bool all_up_down = owned && !in_.count_non_minimal && engine_.all_up_down();
-      if (all_up_down) counts_.pairs += senders_on_[k] - in_group_on(d, d_entry, offset);
-      for (int g : all_up_down ? no_groups_ : senders_.groups_on[k]) {
-        const SenderGroup& group = senders_.groups[g];
-        // The members share every outcome: count them at once, describe the first.
-        // Only the group at d's own switch can hold d.
-        const bool has_d = group.entry == d_entry && std::ranges::binary_search(group.members, d);
-        const long senders = static_cast<long>(group.members.size()) - has_d;
-        if (senders == 0) continue;
-        if (pieces_[group.entry] != pieces_[d]) {
-          counts_.disconnected += senders;
-          continue;
-        }
-        // The member named in examples; read only then (it costs a cache miss per group).
-        auto s = [&] { return group.members[0] != d ? group.members[0] : group.members[1]; };
-        counts_.pairs += senders;
-        if (owned) {
-          judge(s, d, lid, group.entry, senders);
-          const Step& step = engine_.at(group.entry);
-          up_down_column = up_down_column && step.outcome == Trace::Outcome::kDelivered && step.up_down;
-        } else {
-          counts_.unreachable += senders;
-          if (examples_[kUnreachable].size() < kExamplesPerKind)
-            add_example(kUnreachable, fmt::format("{} → {}: LID {:#x} is not {}'s", name_of(in_.fabric, s()),
-                                                  name_of(in_.fabric, d), lid, name_of(in_.fabric, d)));
-        }
-      }
+      if (owned && !in_.count_non_minimal && engine_.all_up_down())
+        counts_.pairs += senders_on_[k] - in_group_on(d, d_entry, offset);
+      else
+        up_down_column = judge_senders(d, d_entry, lid, owned, k);
       for (size_t i = 0; i < senders_.stray.size(); ++i) {
         const int s = senders_.stray[i];
         if (s == d || (senders_.stray_offset[i] >= 0 && senders_.stray_offset[i] != offset)) continue;
@@ -301,20 +278,61 @@ class Auditor {
     }
   }
 
+  // Counts the routes of the groups sending on offset k to `lid` of CA d,
+  // judging each group's at its entry switch; whether all go up, then down
+  // (on a folded Clos).
+  bool judge_senders(int d, int d_entry, int lid, bool owned, size_t k) {
+    bool up_down_column = folded_;
+    for (int g : senders_.groups_on[k]) {
+      const SenderGroup& group = senders_.groups[g];
+      // The members share every outcome: count them at once, describe the first.
+      // Only the group at d's own switch can hold d.
+      const bool has_d = group.entry == d_entry && std::ranges::binary_search(group.members, d);
+      const long senders = static_cast<long>(group.members.size()) - has_d;
+      if (senders == 0) continue;
+      if (pieces_[group.entry] != pieces_[d]) {
+        counts_.disconnected += senders;
+        continue;
+      }
+      // The member named in examples; read only then (it costs a cache miss per group).
+      auto s = [&] { return group.members[0] != d ? group.members[0] : group.members[1]; };
+      counts_.pairs += senders;
+      if (owned) {
+        judge(s, d, lid, group.entry, senders);
+        const Step& step = engine_.at(group.entry);
+        up_down_column = up_down_column && step.outcome == Trace::Outcome::kDelivered && step.up_down;
+      } else {
+        counts_.unreachable += senders;
+        if (examples_[kUnreachable].size() < kExamplesPerKind)
+          add_example(kUnreachable, fmt::format("{} → {}: LID {:#x} is not {}'s", name_of(in_.fabric, s()),
+                                                name_of(in_.fabric, d), lid, name_of(in_.fabric, d)));
+      }
+    }
+    return up_down_column;
+  }
+
   // The routes to switch `x`'s LID: from every CA (PMA queries) and every other switch.
   void audit_switch_destination(int x) {
     const int lid = in_.lids.base[x];
     if (lid <= 0 || lid >= static_cast<int>(in_.lids.owner.size()) || in_.lids.owner[lid] != x) return;
     engine_.walk(lid);
     // Where every switch delivers (all in x's piece), every group's CAs only count.
-    if (engine_.all_deliver()) counts_.switch_pairs += grouped_cas_;
-    for (const SenderGroup& group : engine_.all_deliver() ? no_sender_groups_ : senders_.groups) {  // each CA is in one group
+    if (engine_.all_deliver()) {
+      counts_.switch_pairs += grouped_cas_;
+    } else {
+      judge_switch_destination(x, lid);
+    }
+    audit_switch_sources(lid, x);
+  }
+
+  // Counts and judges every CA's route to switch `x`'s LID, group by group.
+  void judge_switch_destination(int x, int lid) {
+    for (const SenderGroup& group : senders_.groups) {  // each CA is in one group
       if (pieces_[group.entry] != pieces_[x]) continue;
       const long members = static_cast<long>(group.members.size());
       counts_.switch_pairs += members;
       judge_switch_pair(in_.fabric.node(group.members[0]).display_name(), group.entry, x, lid, members);
     }
-    audit_switch_sources(lid, x);
   }
 
   // Counts the walked column's routes from every switch but `owner` to
@@ -327,12 +345,14 @@ class Auditor {
     // Where every switch delivers (all in the owner's piece), none is judged.
     const bool all_deliver = engine_.all_deliver();
     bool up_down = folded_ && (!all_deliver || engine_.all_up_down()), delivered = all_deliver && sources > 0;
-    for (int x : all_deliver ? no_groups_ : switches_) {
-      if (x == owner || pieces_[x] != pieces_[owner]) continue;
-      const Step& step = engine_.at(x);
-      up_down = up_down && step.outcome == Trace::Outcome::kDelivered && step.up_down;
-      if (step.outcome != Trace::Outcome::kDelivered) judge_switch_pair(in_.fabric.node(x).display_name(), x, owner, lid, 1);
-      else delivered = true;
+    if (!all_deliver) {
+      for (int x : switches_) {
+        if (x == owner || pieces_[x] != pieces_[owner]) continue;
+        const Step& step = engine_.at(x);
+        up_down = up_down && step.outcome == Trace::Outcome::kDelivered && step.up_down;
+        if (step.outcome != Trace::Outcome::kDelivered) judge_switch_pair(in_.fabric.node(x).display_name(), x, owner, lid, 1);
+        else delivered = true;
+      }
     }
     const int sl = std::min(default_sl(in_, lid), kVls - 1);
     if (delivered) counts_.switch_sls_used |= static_cast<uint16_t>(1u << sl);
@@ -593,8 +613,6 @@ class Auditor {
   std::vector<long> switches_in_piece_;  // per piece of the cabling (pieces_): its switches
   std::vector<long> senders_on_;  // per entry of senders_.offsets: the members of the groups sending on it
   long grouped_cas_ = 0;          // the members of every sender group
-  const std::vector<int> no_groups_;  // what the judging loops take where nothing is to judge
-  const std::vector<SenderGroup> no_sender_groups_;
   PathEngine engine_;
   Correctness counts_;
   std::array<std::vector<std::string>, kKinds> examples_;

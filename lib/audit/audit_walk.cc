@@ -155,7 +155,7 @@ inline int PathEngine::settle_or_next(int k) {
     step.up_down = step.down_only = true;
   } else {
     step.port = column_ ? column_[k] : kNoPath;
-    if (step.port == kNoPath || step.port == 0 || step.port > num_ports_[k]) {
+    if (!leads_out(k, step.port)) {
       step.outcome = Trace::Outcome::kNoRoute;
     } else {
       const int at = first_port_[k] + step.port;
@@ -232,8 +232,7 @@ void PathEngine::follow(int k) {
       settled(x);
     } else {
       derive(x);
-      undelivered_ += steps_[x].outcome != Trace::Outcome::kDelivered;
-      not_up_down_ += !steps_[x].up_down;
+      settled(x);
     }
   }
 }
@@ -246,7 +245,7 @@ void PathEngine::walk(int lid) {
   for (int k : top_down_) {
     if (state_[k] == 2) continue;
     const uint8_t port = column_ ? column_[k] : kNoPath;
-    const int link = port == kNoPath || port == 0 || port > num_ports_[k] ? -1 : link_[first_port_[k] + port];
+    const int link = leads_out(k, port) ? link_[first_port_[k] + port] : -1;
     if (link < 0 || link == target_index_ || state_[link] != 2) {
       follow(k);
       continue;

@@ -90,6 +90,8 @@ class PathEngine {
   void follow(int k);
   const uint8_t* column(int lid);  // from the whole columns, or the tile holding it
   void derive(int k);  // from the settled step of its next switch
+  // Whether `port` is one of switch k's ports (an LFT entry that forwards).
+  bool leads_out(int k, uint8_t port) const { return port != kNoPath && port != 0 && port <= num_ports_[k]; }
   void settled(int k);  // marks switch k settled (an end of the walk), and counts its outcome
 
   const LidMap& lids_;

@@ -46,7 +46,7 @@ void DependencyCounts::count_tables(const LidMap& lids, const Lfts& lfts, const 
   // in the second-level cache while its dependencies are read from it).
   const std::vector<int>& switches = channels_.switches();
   const size_t ranks = switches.size();
-  std::vector<int> rank(listed_.size(), -1);
+  std::vector<int> rank(switches.empty() ? 0 : switches.back() + 1, -1);  // switches ascend
   for (size_t r = 0; r < ranks; ++r) rank[switches[r]] = static_cast<int>(r);
   // Flat lookups for the pass (88 million entries on FT(48,3)): per rank its
   // first channel number and port count, per channel the rank it leads to.

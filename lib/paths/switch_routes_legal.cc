@@ -249,7 +249,6 @@ class LegalCompleter {
       if (fabric_.node(x).is_switch()) every_switch_.push_back(x);
     for (int x : every_switch_)
       if (levels_.of[x] >= 1) switches_.push_back(x);
-
     // GUID order, so that the entries written do not depend on the order nodes come in.
     std::ranges::sort(switches_, [&](int a, int b) { return precedes_by_guid(fabric_, a, b); });
     entry_switches_ = entry_switches(fabric_, lids_);
@@ -265,9 +264,11 @@ class LegalCompleter {
       }
     }
     up_ports_.assign(fabric_.size(), {0, 0});
-    for (int x : switches_) up_ports_[x] = up_port_run(x);
     down_ports_.assign(fabric_.size(), {0, 0});
-    for (int x : switches_) down_ports_[x] = down_port_run(x);
+    for (int x : switches_) {
+      up_ports_[x] = port_run(x, true);
+      down_ports_[x] = port_run(x, false);
+    }
     place_ = choose_turn_place(fabric_, levels_, lids_, peaks_, previous);
     out_.turn_leaf = place_.leaf;
     out_.orphan = place_.orphan;
@@ -340,11 +341,11 @@ class LegalCompleter {
     up_down_.assign(up_down.begin(), up_down.end());
   }
 
-  // Whether all 16 entries from `entries` on take one of x's up ports
-  // (up_ports_: its up ports, when they are one run of port numbers).
-  bool climbs_all(int x, const uint8_t* entries) const {
+  // Whether all 16 entries from `entries` on take a port in `run` [low,
+  // high] (an empty run, {0, 0}: none does).
+  static bool all_in(const uint8_t* entries, std::pair<uint8_t, uint8_t> run) {
     using Bytes = uint8_t __attribute__((vector_size(16)));  // GCC/Clang vector extensions
-    const auto [low, high] = up_ports_[x];
+    const auto [low, high] = run;
     if (low == 0) return false;
     Bytes v;
     std::memcpy(&v, entries, sizeof v);
@@ -354,23 +355,18 @@ class LegalCompleter {
     return (words[0] | words[1]) == 0;
   }
 
+  // Whether all 16 entries from `entries` on take one of x's up ports
+  // (up_ports_: its up ports, when they are one run of port numbers).
+  bool climbs_all(int x, const uint8_t* entries) const { return all_in(entries, up_ports_[x]); }
+
   // Whether x's entries for the 16 LIDs from `lid` on are one down port to
   // a switch whose entries for them all take a port of its down run.
   bool descend_all(int x, int lid) const {
-    using Bytes = uint8_t __attribute__((vector_size(16)));
     const uint8_t* entries = lfts_.port[x].data() + lid;
     const uint8_t port = entries[0];
     if (port == 0 || port > num_ports_[x] || up_port_[port_index_[x] + port]) return false;
     const int next = switch_peer_[port_index_[x] + port];
-    if (next < 0 || down_ports_[next].first == 0) return false;
-    const auto [low, high] = down_ports_[next];
-    Bytes mine, theirs;
-    std::memcpy(&mine, entries, sizeof mine);
-    std::memcpy(&theirs, lfts_.port[next].data() + lid, sizeof theirs);
-    const Bytes outside = reinterpret_cast<Bytes>((mine != port) | (theirs < low) | (theirs > high));
-    uint64_t words[2];
-    std::memcpy(words, &outside, sizeof words);
-    return (words[0] | words[1]) == 0;
+    return next >= 0 && all_in(entries, {port, port}) && all_in(lfts_.port[next].data() + lid, down_ports_[next]);
   }
 
   /// mark_up_down's finding, for the completers of other LIDs to share.
@@ -483,32 +479,20 @@ class LegalCompleter {
     }
   }
 
-  // Switch x's up ports as one run [low, high] of port numbers, each
-  // cabled to a switch; {0, 0} where they are not one run, or none.
-  std::pair<uint8_t, uint8_t> up_port_run(int x) const {
+  // Switch x's up (`up`) or down ports cabled to a switch as one run
+  // [low, high] of port numbers; {0, 0} where they are not one run, or none.
+  std::pair<uint8_t, uint8_t> port_run(int x, bool up) const {
+    const auto in_run = [&](int p) {
+      return (up_port_[port_index_[x] + p] != 0) == up && switch_peer_[port_index_[x] + p] >= 0;
+    };
     int low = 0, high = 0;
     for (int p = 1; p <= num_ports_[x]; ++p)
-      if (up_port_[port_index_[x] + p] && switch_peer_[port_index_[x] + p] >= 0) {
+      if (in_run(p)) {
         if (low == 0) low = p;
         high = p;
       }
     for (int p = low; p >= 1 && p <= high; ++p)
-      if (!up_port_[port_index_[x] + p] || switch_peer_[port_index_[x] + p] < 0) return {0, 0};
-    return {static_cast<uint8_t>(low), static_cast<uint8_t>(high)};
-  }
-
-  // Switch x's down ports cabled to a switch as one run [low, high] of
-  // port numbers; {0, 0} where they are not one run, or none.
-  std::pair<uint8_t, uint8_t> down_port_run(int x) const {
-    const auto down = [&](int p) { return !up_port_[port_index_[x] + p] && switch_peer_[port_index_[x] + p] >= 0; };
-    int low = 0, high = 0;
-    for (int p = 1; p <= num_ports_[x]; ++p)
-      if (down(p)) {
-        if (low == 0) low = p;
-        high = p;
-      }
-    for (int p = low; p >= 1 && p <= high; ++p)
-      if (!down(p)) return {0, 0};
+      if (!in_run(p)) return {0, 0};
     return {static_cast<uint8_t>(low), static_cast<uint8_t>(high)};
   }
 
@@ -824,8 +808,8 @@ class LegalCompleter {
   std::vector<int> switch_peer_;     // at port_index_[node] + port: the switch cabled there, or -1
   std::vector<int> port_index_;
   std::vector<int> num_ports_;       // per node
-  std::vector<std::pair<uint8_t, uint8_t>> up_ports_;  // per switch: up_port_run
-  std::vector<std::pair<uint8_t, uint8_t>> down_ports_;  // per switch: down_port_run
+  std::vector<std::pair<uint8_t, uint8_t>> up_ports_;    // per switch: port_run(up)
+  std::vector<std::pair<uint8_t, uint8_t>> down_ports_;  // per switch: port_run(down)
   std::vector<int> every_switch_;
   std::vector<int> switches_;        // those with a level, in GUID order
   std::vector<int> entry_switches_;  // the switches CAs with LIDs enter at, once each

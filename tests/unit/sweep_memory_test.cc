@@ -103,7 +103,10 @@ TEST(SweepMemory, OneThreadCountsBeforeRecognition) {
   const Fabric fabric = *generate_ftree(8, 3);
   const LidMap lids = *assign_lids(fabric, 0);
   const HostHints hints;
-  set_max_workers(1);
+  struct OneWorker {  // for this test alone, whichever way it ends
+    OneWorker() { set_max_workers(1); }
+    ~OneWorker() { set_max_workers(0); }
+  } one_worker;
   SweepMemory memory;
   SweepInput first{fabric, lids, hints};
   first.memory = &memory;
@@ -115,7 +118,6 @@ TEST(SweepMemory, OneThreadCountsBeforeRecognition) {
   input.previous_sl = &before.sweep.routing.dest_sl;
   input.memory = &memory;
   const SweepOutcome with = run_sweep(input, options());
-  set_max_workers(0);
   ASSERT_TRUE(with.ok()) << with.message;
   EXPECT_TRUE(with.sweep.steps_from_memory);
   ASSERT_FALSE(memory.uncounted);
